@@ -1,0 +1,31 @@
+"""The ``grundy`` command: one sub-command per module in this package.
+
+Every user mistake becomes one line on stderr and exit status 2; ``--json``
+prints the same data as the human table, as one JSON object.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ..errors import GrundyError
+from .common import cli
+from . import values  # noqa: F401  (registers the sub-command)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: run the CLI, turning errors into one line and exit status 2."""
+    try:
+        rv = cli.main(args=argv, prog_name="grundy", standalone_mode=False)
+    except GrundyError as exc:
+        click.echo(f"grundy: error: {exc}", err=True)
+        sys.exit(2)
+    except click.exceptions.Abort:
+        click.echo("grundy: interrupted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        click.echo(f"grundy: error: {exc.format_message()}", err=True)
+        sys.exit(2)
+    sys.exit(rv if isinstance(rv, int) else 0)

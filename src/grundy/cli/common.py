@@ -1,0 +1,75 @@
+"""What every sub-command shares: the click group, code parsing, output and progress."""
+
+from __future__ import annotations
+
+import json
+import sys
+from contextlib import contextmanager
+
+import click
+
+from .. import __version__
+from ..codes import Code, parse
+from ..errors import CodeError
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="grundy")
+def cli() -> None:
+    """Exact Grundy sequences of octal games, certified periods, surveys."""
+
+
+class CodeParam(click.ParamType):
+    """A game code such as ·137, .137, 0.137, 4.07 or 0x·9."""
+
+    name = "CODE"
+
+    def convert(self, value, param, ctx) -> Code:
+        if isinstance(value, Code):
+            return value
+        try:
+            return parse(value)
+        except CodeError as exc:
+            raise click.BadParameter(str(exc)) from None
+
+
+CODE = CodeParam()
+HEAPS = click.IntRange(min=1)
+
+
+def emit_json(obj: dict) -> None:
+    """Print one JSON object on stdout (non-ASCII kept, so codes read ·137)."""
+    click.echo(json.dumps(obj, ensure_ascii=False))
+
+
+@contextmanager
+def progress(total: int, description: str, done: int = 0):
+    """A rich progress bar on stderr, quiet when stderr is not a terminal.
+
+    Yields ``update(n)`` that sets the number of units done.
+    """
+    if not sys.stderr.isatty():
+        yield lambda n: None
+        return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    with bar:
+        task = bar.add_task(description, total=total, completed=done)
+        yield lambda n: bar.update(task, completed=n)

@@ -1,0 +1,238 @@
+"""The dense engine: a numba kernel that looks at every move of every heap (SPEC.md §2).
+
+The mex at heap ``n`` is found as a search.  The values of the moves that leave
+at most one heap are marked first; then the least unmarked value ``c`` is the
+candidate, and the splits of every ``m = n - k`` (``k`` a split digit) are
+tested against it in fixed blocks that LLVM vectorises (a compare and an OR,
+no branch).  The scan leaves the block loop only when a block holds ``c``;
+that block's values are then all marked, the next candidate is taken, and the
+scan starts again.  A candidate that no block holds is ``G(n)``.
+
+All split digits are scanned together: the pairs ``(a, m - a)`` of
+``m = n - k`` for every ``k`` share the load of ``G(a)``, so two split digits
+cost one pass over ``a``, not two.  The partner ``G(m - a)`` is read forwards
+from a reversed copy ``r[L-1-i] = G(i)``, so that both streams are contiguous.
+
+Values live in the smallest unsigned type that holds them; the kernel stops
+at the first heap whose value does not fit and the driver promotes the arrays
+and goes on (it never wraps).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from numba import njit
+
+from ..errors import ValueRangeError
+
+BLOCK = 128
+"""Pairs in the first vectorised block of a scan; a found candidate costs one block of marking."""
+BLOCK_MAX = 4096
+"""The largest block: later blocks double up to it, so a long scan runs at full vector speed."""
+
+DTYPES = (np.uint8, np.uint16, np.uint32)
+MAX_VALUE = (1 << 20) - 1
+"""The largest value the kernels accept (the seen-stamp array is this long)."""
+
+
+@njit(cache=True, inline="always")
+def _block_has(g, r, offs, nk, a0, a1, c, top):
+    """Whether some split ``(a, m_j - a)`` with ``a0 <= a < a1`` is worth ``c``.
+
+    Branch-free so that it vectorises: ``G(a) ^ c ^ G(m - a)`` is zero exactly
+    at a split worth ``c``, and the minimum over the block is taken in the
+    values' own type (``top`` is that type's largest value).
+    """
+    acc = top
+    if nk == 1:
+        o0 = offs[0]
+        for a in range(a0, a1):
+            acc = min(acc, g[a] ^ c ^ r[o0 + a])
+    elif nk == 2:
+        o0 = offs[0]
+        o1 = offs[1]
+        for a in range(a0, a1):
+            x = g[a] ^ c
+            acc = min(acc, min(x ^ r[o0 + a], x ^ r[o1 + a]))
+    else:
+        o0 = offs[0]
+        o1 = offs[1]
+        o2 = offs[2]
+        for a in range(a0, a1):
+            x = g[a] ^ c
+            acc = min(acc, min(x ^ r[o0 + a], min(x ^ r[o1 + a], x ^ r[o2 + a])))
+    return acc == 0
+
+
+@njit(cache=True)
+def _mark_block(g, r, offs, nk, a0, a1, seen, stamp):
+    for j in range(nk):
+        o = offs[j]
+        for a in range(a0, a1):
+            seen[g[a] ^ r[o + a]] = stamp
+
+
+@njit(cache=True)
+def _splits_have(g, r, ms, L, c, top, seen, stamp, offs):
+    """Whether a split of some ``m`` in ``ms`` is worth ``c``; marks the block where it is.
+
+    Split digits are taken three at a time; within a group the common range
+    ``1 <= a <= min(m)//2`` is scanned in vectorised blocks that start small
+    (a present candidate is usually found early) and double up to
+    ``BLOCK_MAX``; the few extra pairs of the larger ``m`` are tested one by one.
+    """
+    one = np.uint64(1)
+    for j0 in range(0, ms.shape[0], 3):
+        nk = min(3, ms.shape[0] - j0)
+        hmin = ms[j0]
+        for j in range(nk):
+            m = ms[j0 + j]
+            offs[j] = np.uint64(L - 1 - m)
+            hmin = min(hmin, m)
+        hmin = np.uint64(hmin // 2)
+        a0 = one
+        size = np.uint64(BLOCK)
+        while a0 <= hmin:
+            a1 = min(a0 + size, hmin + one)
+            if _block_has(g, r, offs, nk, a0, a1, c, top):
+                _mark_block(g, r, offs, nk, a0, a1, seen, stamp)
+                return True
+            a0 = a1
+            size = min(size + size, np.uint64(BLOCK_MAX))
+        for j in range(nk):
+            h = np.uint64(ms[j0 + j] // 2)
+            o = offs[j]
+            for a in range(hmin + one, h + one):
+                if (g[a] ^ r[o + a]) == c:
+                    return True
+    return False
+
+
+@njit(cache=True)
+def _fill(g, r, n0, n1, take_all, leave_one, split, seen, cap, cbox):
+    """Compute ``g[n]`` for ``n0 <= n < n1`` (two-heap moves at most).
+
+    ``r`` is the reversed copy (``r[len(r)-1-i] = g[i]``, ``len(r) >= n1``),
+    ``seen`` a stamp array longer than ``cap + 1`` and ``cbox`` a scratch pair
+    of ``g``'s type whose second entry is that type's largest value.  Returns the first heap not
+    computed: ``n1``, or the heap whose value exceeds ``cap``.
+    """
+    L = r.shape[0]
+    ms = np.empty(split.shape[0], dtype=np.int64)
+    offs = np.empty(3, dtype=np.uint64)
+    top = cbox[1]
+    for n in range(n0, n1):
+        stamp = n + 1
+        for k in take_all:
+            if n == k:
+                seen[0] = stamp
+        for k in leave_one:
+            if n - k >= 1:
+                seen[g[n - k]] = stamp
+        nm = 0
+        for k in split:
+            if n - k >= 2:
+                ms[nm] = n - k
+                nm += 1
+        c = 0
+        while True:
+            while seen[c] == stamp:
+                c += 1
+            if c > cap:
+                return n
+            cbox[0] = c
+            if nm == 0 or not _splits_have(g, r, ms[:nm], L, cbox[0], top, seen, stamp, offs):
+                break
+            seen[c] = stamp
+        g[n] = c
+        r[L - 1 - n] = c
+    return n1
+
+
+@njit(cache=True)
+def _fill_hex(g, n0, n1, take_all, leave_one, split, split3, seen, cap):
+    """Compute ``g[n]`` for ``n0 <= n < n1`` by enumerating every move, three-heap ones too.
+
+    Cubic in the depth: hexadecimal codes are read to modest depths.
+    """
+    for n in range(n0, n1):
+        stamp = n + 1
+        for k in take_all:
+            if n == k:
+                seen[0] = stamp
+        for k in leave_one:
+            if n - k >= 1:
+                seen[g[n - k]] = stamp
+        for k in split:
+            m = n - k
+            for a in range(1, m // 2 + 1):
+                seen[g[a] ^ g[m - a]] = stamp
+        for k in split3:
+            m = n - k
+            for a in range(1, m // 3 + 1):
+                ga = g[a]
+                for b in range(a, (m - a) // 2 + 1):
+                    seen[ga ^ g[b] ^ g[m - a - b]] = stamp
+        c = 0
+        while seen[c] == stamp:
+            c += 1
+        if c > cap:
+            return n
+        g[n] = c
+    return n1
+
+
+def _as_kernel_arrays(code):
+    ks = (code.take_all, code.leave_one, code.split_two, code.split_three)
+    return tuple(np.asarray(k, dtype=np.int64) for k in ks)
+
+
+def _cap(dtype) -> int:
+    return min(int(np.iinfo(dtype).max), MAX_VALUE)
+
+
+def run(code, heaps, prefix, on_chunk=None, chunk_seconds=0.25):
+    """Extend ``prefix`` (values of heaps ``0..len(prefix)-1``) to ``heaps`` values.
+
+    Works in chunks of about ``chunk_seconds`` and calls ``on_chunk(values)``
+    with the values computed so far after each; promotes the value type when a
+    value no longer fits.  Returns the values as a new array.
+    """
+    take_all, leave_one, split, split3 = _as_kernel_arrays(code)
+    dtype = np.dtype(prefix.dtype if prefix.size else np.uint8)
+    g = np.zeros(heaps, dtype=dtype)
+    g[: prefix.size] = prefix
+    hexa = split3.size > 0
+    r = np.zeros(0 if hexa else heaps, dtype=dtype)
+    if not hexa:
+        r[heaps - 1 - np.arange(prefix.size)] = prefix
+    seen = np.zeros(_cap(dtype) + 2, dtype=np.int64)
+    n = max(prefix.size, 1)
+    chunk = 1024
+    while n < heaps:
+        n1 = min(heaps, n + chunk)
+        cap = _cap(dtype)
+        t0 = time.perf_counter()
+        if hexa:
+            stop = _fill_hex(g, n, n1, take_all, leave_one, split, split3, seen, cap)
+        else:
+            cbox = np.array([0, np.iinfo(dtype).max], dtype=dtype)
+            stop = _fill(g, r, n, n1, take_all, leave_one, split, seen, cap, cbox)
+        elapsed = time.perf_counter() - t0
+        if stop < n1:
+            if dtype == DTYPES[-1]:
+                raise ValueRangeError(
+                    f"heap {stop} of {code} is worth more than {MAX_VALUE}, the largest value supported"
+                )
+            dtype = np.dtype(DTYPES[DTYPES.index(dtype.type) + 1])
+            g = g.astype(dtype)
+            r = r.astype(dtype)
+            seen = np.zeros(_cap(dtype) + 2, dtype=np.int64)
+        if elapsed > 0:
+            chunk = int(min(max(chunk * chunk_seconds / elapsed, 64), 1 << 24))
+        n = stop
+        if on_chunk is not None:
+            on_chunk(g[:n])
+    return g

@@ -1,0 +1,21 @@
+"""One exception type per kind of user mistake; the CLI prints the message and exits 2."""
+
+
+class GrundyError(Exception):
+    """Base of every error the toolkit reports to a user as one line."""
+
+
+class CodeError(GrundyError, ValueError):
+    """A code string that does not name a game."""
+
+
+class SequenceFileError(GrundyError):
+    """A sequence file that is missing, corrupt, or belongs to another code."""
+
+
+class ValueRangeError(GrundyError):
+    """A Grundy value larger than the engines support."""
+
+
+class UsageError(GrundyError, ValueError):
+    """An argument out of range (a depth below 1, an unknown engine, …)."""
