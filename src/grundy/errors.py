@@ -19,3 +19,7 @@ class ValueRangeError(GrundyError):
 
 class UsageError(GrundyError, ValueError):
     """An argument out of range (a depth below 1, an unknown engine, …)."""
+
+
+class Interrupted(GrundyError):
+    """A run stopped by Ctrl-C; the message says where its checkpoint is kept."""

@@ -79,10 +79,11 @@ class Sequence:
         engine: str = "auto",
         on_chunk: Callable[[np.ndarray], None] | None = None,
     ) -> Sequence:
-        """This sequence to ``heaps`` heaps, computing only the heaps it lacks."""
+        """This sequence to ``heaps`` heaps, computing only the heaps it lacks (never shorter)."""
+        if heaps <= self.depth:
+            return self
         values = compute(self.code, heaps, engine=engine, prefix=self.values, on_chunk=on_chunk)
-        name = choose(self.code, engine) if heaps > self.depth else self.engine
-        return Sequence(self.code, values, name)
+        return Sequence(self.code, values, choose(self.code, engine))
 
     def save(self, path: str | os.PathLike) -> Path:
         """Write ``PATH.npy`` and ``PATH.json`` atomically; returns the ``.npy`` path."""

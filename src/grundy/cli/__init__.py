@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from ..errors import GrundyError
+from ..errors import GrundyError, Interrupted
 from .common import cli
 from . import values  # noqa: F401  (registers the sub-command)
 
@@ -19,6 +19,9 @@ def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI, turning errors into one line and exit status 2."""
     try:
         rv = cli.main(args=argv, prog_name="grundy", standalone_mode=False)
+    except Interrupted as exc:
+        click.echo(f"grundy: interrupted: {exc}", err=True)
+        sys.exit(130)
     except GrundyError as exc:
         click.echo(f"grundy: error: {exc}", err=True)
         sys.exit(2)

@@ -8,6 +8,7 @@ import click
 
 from ..checkpoint import CHECKPOINT_SECONDS, cache_dir, compute_resumable, file_stem
 from ..engine import ENGINES
+from ..errors import Interrupted
 from ..sequence import paths
 from .common import CODE, HEAPS, cli, emit_json, progress
 
@@ -42,8 +43,8 @@ def values(code, heaps, engine, out, checkpoint_seconds, as_json):
             )
         except KeyboardInterrupt:
             where = f" at {paths(path)[0]}" if out or paths(path)[0].exists() else ""
-            raise click.ClickException(
-                f"interrupted; the last checkpoint{where} is kept: run the same command to resume"
+            raise Interrupted(
+                f"the last checkpoint{where} is kept: run the same command to resume"
             ) from None
     seconds = time.perf_counter() - start
     if out is None:

@@ -1,0 +1,145 @@
+"""The dense engine against the reference, the oracle, and across value-type promotion."""
+
+import csv
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grundy.codes import Code, family, parse
+from grundy.engine import compute, dense, smallest_dtype
+from grundy.engine.reference import grundy_values, mex, option_values
+from grundy.errors import UsageError
+
+
+def ref(code, heaps):
+    return np.array(grundy_values(parse(code), heaps))
+
+
+def test_mex():
+    assert mex(set()) == 0
+    assert mex({0, 1, 3}) == 2
+    assert mex({1, 2}) == 0
+
+
+def test_reference_by_hand():
+    # ·137, Dawson's chess (OEIS A002187) and ·77, Kayles (OEIS A002186).
+    assert grundy_values(parse("·137"), 12) == [0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2]
+    assert grundy_values(parse("·77"), 12) == [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]
+    # ·4: remove one and split the rest in two; heaps 0..2 are worth 0 (SPEC §3).
+    assert grundy_values(parse("·4"), 5) == [0, 0, 0, 1, 1]
+    # 4·: split a heap in two without removing: G(n) = 0 for n < 2, then 1, 0, ...
+    assert grundy_values(parse("4"), 5) == [0, 0, 1, 0, 1]
+
+
+def test_option_values_counts_every_move():
+    # ·6 at heap 6: leave 5 (one move), or split 5 as (1,4), (2,3).
+    g = grundy_values(parse("·6"), 6)
+    assert len(option_values(parse("·6"), g, 6)) == 3
+    # 0x·8 at heap 7: three heaps from 6: (1,1,4), (1,2,3), (2,2,2).
+    g = grundy_values(parse("0x·8"), 7)
+    assert len(option_values(parse("0x·8"), g, 7)) == 3
+
+
+@pytest.mark.parametrize("code", [str(c) for c in family(2)] + [str(c) for c in family(2, d0=True) if c.digits[0] == 4])
+def test_dense_equals_reference_short_codes(code):
+    assert np.array_equal(compute(code, 300), ref(code, 300))
+
+
+codes3to5 = st.builds(
+    lambda rest, last, d0: Code((d0, *rest, last)),
+    st.lists(st.integers(0, 7), min_size=2, max_size=4),
+    st.integers(1, 7),
+    st.sampled_from([0, 0, 0, 4]),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(codes3to5, st.integers(1, 400))
+def test_dense_equals_reference_random_codes(code, heaps):
+    assert np.array_equal(compute(code, heaps), ref(code, heaps))
+
+
+hexcodes = st.builds(
+    lambda rest, last: Code((0, *rest, last)),
+    st.lists(st.integers(0, 15), min_size=0, max_size=2),
+    st.integers(8, 15),
+)
+
+
+@settings(max_examples=25, deadline=None)
+@given(hexcodes, st.integers(1, 90))
+def test_dense_equals_reference_hexadecimal(code, heaps):
+    assert code.hexadecimal
+    assert np.array_equal(compute(code, heaps), ref(code, heaps))
+
+
+def test_engines_agree_through_the_api():
+    for code in ("·137", "0x·b7", "4·3"):
+        assert np.array_equal(compute(code, 150, engine="reference"), compute(code, 150, engine="dense"))
+
+
+def expand(values: str, heaps: int) -> list[int]:
+    """The oracle's ``pre(block)`` notation, one character a value, to ``heaps`` values."""
+    pre, block = values.rstrip(")").split("(")
+    digits = [int(ch, 36) for ch in pre]
+    cycle = [int(ch, 36) for ch in block]
+    while len(digits) < heaps:
+        digits.extend(cycle)
+    return digits[:heaps]
+
+
+def test_oracle_values(oracle_dir):
+    rows = list(csv.DictReader(open(oracle_dir / "trivial_games.csv")))
+    assert len(rows) == 82
+    for row in rows:
+        code = parse(row["code"])
+        s, p = int(row["periodic_from"]), int(row["period"])
+        heaps = 2 * s + 4 * p + code.t + 50
+        want = expand(row["values"], heaps)
+        got = compute(code, heaps)
+        assert got.tolist() == want, row["code"]
+
+
+def test_promotion_past_255_equals_reference():
+    # ·6 first reaches 256 at heap 10,344: the uint8 kernel must promote, not wrap.
+    heaps = 10_400
+    got = compute("·6", heaps)
+    want = ref("·6", heaps)
+    assert got.dtype == np.uint16
+    assert want.max() > 255
+    assert np.array_equal(got, want)
+
+
+def test_promotion_during_extension():
+    full = compute("·6", 10_400)
+    part = compute("·6", 10_400, prefix=full[:9_000].astype(np.uint8))
+    assert np.array_equal(part, full) and part.dtype == np.uint16
+
+
+def test_prefix_is_not_recomputed():
+    values = compute("·137", 500)
+    poisoned = values.copy()
+    poisoned[400] ^= 1
+    # Heaps below the prefix length are taken as given, so the poison stays.
+    assert compute("·137", 600, prefix=poisoned[:450])[400] == poisoned[400]
+
+
+def test_smallest_dtype():
+    assert smallest_dtype(np.array([0, 255])) == np.uint8
+    assert smallest_dtype(np.array([256])) == np.uint16
+    assert smallest_dtype(np.array([1 << 16])) == np.uint32
+
+
+def test_bad_arguments():
+    with pytest.raises(UsageError):
+        compute("·137", 0)
+    with pytest.raises(UsageError):
+        compute("·137", 10, engine="quantum")
+
+
+def test_chunks_report_progress():
+    seen = []
+    dense.run(parse("·137"), 5000, np.zeros(0, np.uint8), on_chunk=lambda v: seen.append(v.size))
+    assert seen[-1] == 5000 and seen == sorted(seen)

@@ -1,0 +1,93 @@
+"""Sequences on disk: save, load, checksums, extension and checkpointed runs."""
+
+import json
+
+import numpy as np
+import pytest
+
+from grundy.checkpoint import compute_resumable
+from grundy.engine import compute
+from grundy.errors import SequenceFileError
+from grundy.sequence import Sequence, compute_sequence, paths
+
+
+def test_save_load_round_trip(tmp_path):
+    seq = compute_sequence("·137", 1000)
+    npy = seq.save(tmp_path / "s")
+    assert npy.name == "s.npy" and (tmp_path / "s.json").exists()
+    back = Sequence.load(tmp_path / "s.npy")
+    assert back.code == seq.code and back.values.dtype == seq.values.dtype
+    assert np.array_equal(back.values, seq.values)
+    meta = json.loads((tmp_path / "s.json").read_text())
+    assert meta["code"] == "·137" and meta["depth"] == 1000 and meta["dtype"] == "uint8"
+    assert len(meta["sha256"]) == 64 and meta["version"]
+
+
+def test_corrupt_file_is_refused(tmp_path):
+    compute_sequence("·137", 500).save(tmp_path / "s")
+    values = np.load(tmp_path / "s.npy")
+    values[123] ^= 1
+    np.save(tmp_path / "s.npy", values)
+    with pytest.raises(SequenceFileError, match="corrupt"):
+        Sequence.load(tmp_path / "s")
+
+
+def test_truncated_or_missing_file_is_refused(tmp_path):
+    compute_sequence("·137", 500).save(tmp_path / "s")
+    np.save(tmp_path / "s.npy", np.load(tmp_path / "s.npy")[:100])
+    with pytest.raises(SequenceFileError):
+        Sequence.load(tmp_path / "s")
+    (tmp_path / "s.npy").write_bytes(b"not numpy")
+    with pytest.raises(SequenceFileError, match="not a readable"):
+        Sequence.load(tmp_path / "s")
+    with pytest.raises(SequenceFileError, match="no sequence"):
+        Sequence.load(tmp_path / "nothing")
+
+
+def test_kill_between_the_two_renames_keeps_the_recorded_prefix(tmp_path):
+    compute_sequence("·6", 3000).save(tmp_path / "s")
+    side = (tmp_path / "s.json").read_text()
+    compute_sequence("·6", 11_000).save(tmp_path / "s")  # uint16 now, values newer than...
+    (tmp_path / "s.json").write_text(side)  # ...the sidecar of the older checkpoint
+    back = Sequence.load(tmp_path / "s")
+    assert back.depth == 3000 and np.array_equal(back.values, compute("·6", 3000))
+
+
+def test_extend_computes_only_what_is_missing():
+    short = compute_sequence("·354", 2000)
+    poisoned = Sequence(short.code, short.values.copy())
+    poisoned.values[1500] ^= 2
+    longer = poisoned.extend(3000)
+    assert longer.depth == 3000 and longer.values[1500] == poisoned.values[1500]
+    assert np.array_equal(short.extend(3000).values, compute("·354", 3000))
+    assert short.extend(1000).depth == 2000
+
+
+def test_resumable_run_reuses_and_extends(tmp_path):
+    seq, reused = compute_resumable("·137", 800, tmp_path / "r")
+    assert reused == 0 and seq.depth == 800
+    seq, reused = compute_resumable("·137", 1200, tmp_path / "r")
+    assert reused == 800 and np.array_equal(seq.values, compute("·137", 1200))
+    assert Sequence.load(tmp_path / "r").depth == 1200
+    with pytest.raises(SequenceFileError, match="holds ·137"):
+        compute_resumable("·77", 100, tmp_path / "r")
+
+
+def test_checkpoints_are_written_during_a_run(tmp_path):
+    depths = []
+    orig = Sequence.save
+
+    def spy(self, path):
+        depths.append(self.depth)
+        return orig(self, path)
+
+    Sequence.save = spy
+    try:
+        compute_resumable("·354", 60_000, tmp_path / "c", every=0.0)
+    finally:
+        Sequence.save = orig
+    assert len(depths) >= 2 and depths[-1] == 60_000 and depths == sorted(depths)
+
+
+def test_paths_accept_either_suffix(tmp_path):
+    assert paths(tmp_path / "a.npy") == paths(tmp_path / "a") == paths(tmp_path / "a.json")
