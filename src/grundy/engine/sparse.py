@@ -1,0 +1,523 @@
+"""The sparse-space engine (SPEC.md §9): exact Grundy values that look at few splits.
+
+A **mask** ``m`` splits values into two classes by the parity of
+``popcount(v & m)``: odd values are **common**, even ones **rare**.  XOR adds
+parities, so a split whose two parts are common is worth a rare value, and a
+common value can only be reached by a move with a rare part or by a move that
+leaves at most one heap.  Keeping the list of rare heaps, the value of heap
+``n`` is found as follows (Gangolli–Plambeck; Flammenkamp's tables):
+
+1. mark the values of the moves that leave at most one heap, and of every
+   split with a rare part (``R`` rare heaps, so ``R`` marks per split digit);
+2. ``c``, the least unmarked common value, is reached by no move;
+3. the unmarked rare values below ``c`` are the **missing** set ``M``; scan
+   the splits in order, crossing off the values they reach, and stop as soon
+   as ``M`` is empty: then ``G(n) = c``;
+4. a scan that ends with ``M`` non-empty gives ``G(n) = min M``, a new rare heap.
+
+Every step is exact for any mask; a poor mask only makes ``R`` large and the
+scans long.  Once rare heaps stop arriving a heap costs about ``R`` marks
+plus a short scan, so the work grows linearly with the depth, where the dense
+engine's grows quadratically.
+
+**Position variant.**  When every split digit ``k`` has the same parity
+``π``, the two parts of a split of ``n - k`` have sizes adding to
+``n - π (mod 2)``.  A heap ``x`` may then be classed by
+``Q(x) = P(G(x)) XOR σ·(x mod 2)`` with ``P(v) = popcount(v & m) mod 2``
+and ``σ = 1``: for two parts with the same ``Q``,
+``P(G(a) XOR G(b)) = Q(a) XOR Q(b) XOR σ·((a + b) mod 2) = σ·((n XOR π) mod 2)``,
+a parity fixed by ``n``.  So at heap ``n`` the values of parity
+``1 XOR σ·((n XOR π) mod 2)`` play the part of the common values (no split of
+two common heaps reaches them); a heap worth the candidate ``c`` has
+``Q = 1 XOR σπ`` (common), and a heap worth a missing value has ``Q = σπ``
+(rare).  With ``σ = 0`` this is the plain method (common means ``P = 1``).
+Both are driven by the same kernel through the per-value class table ``P``
+and the two bits ``σ``, ``π``.
+
+**Choosing the mask.**  For every mask at once, a Walsh–Hadamard transform of
+the histogram of values counts the heaps that mask makes rare
+(``#rare = (N + Ĥ(m)) / 2``); the position variant is the same transform over
+the histogram of (value, heap parity) pairs.  The mask with the fewest rare
+heaps is taken, and taken again when the depth doubles or the rare count
+doubles.  Where even the best mask leaves so many rare heaps that the dense
+kernel is cheaper (``BREAK_EVEN``), that stretch is computed densely.
+Three-heap (hexadecimal) moves are not covered by the method: those codes run
+dense throughout.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from ..errors import UsageError, ValueRangeError
+from . import dense
+
+DTYPES = dense.DTYPES
+MAX_VALUE = dense.MAX_VALUE
+
+BREAK_EVEN = 40
+"""The sparse kernel runs while the best mask leaves fewer than one rare heap in this many.
+
+Measured on this machine (``·354``, ``·6``): a heap costs about ``2·R`` ns
+in the sparse kernel (``R`` rare heaps: scattered marks, the scan, the full
+scans of new rare heaps) and about ``0.05·n`` ns in the dense one
+(vectorised), so the sparse kernel wins once rare heaps are rarer than 1 in 40.
+"""
+FIRST_CHOICE = 512
+"""Heaps computed before the mask is first chosen from their histogram."""
+
+
+@dataclass(frozen=True)
+class Mask:
+    """A class: ``popcount(v & bits)`` odd is common; ``position``: the heap's parity counts too."""
+
+    bits: int
+    position: bool = False
+
+    def __post_init__(self) -> None:
+        if self.bits < 1:
+            raise UsageError(f"a mask is a positive integer, not {self.bits}")
+
+    def __str__(self) -> str:
+        return f"{self.bits}" + ("+position" if self.position else "")
+
+
+@dataclass(frozen=True)
+class SparseStats:
+    """What a run of the sparse engine reports, comparable to the sparse-space tables.
+
+    ``mask`` (with ``position`` for the position variant) is the mask in use
+    at the end; when the dense kernel did the last stretch (no mask paid) it
+    is the best mask for all the values, found afterwards.  ``rare_heaps``
+    and ``last_rare`` count heaps ``1..heaps-1`` in its rare class; ``max``
+    is the largest value, ``argmax`` the first heap worth it.
+    """
+
+    heaps: int
+    mask: int
+    position: bool
+    rare_heaps: int
+    last_rare: int | None
+    max: int
+    argmax: int
+
+    def to_dict(self) -> dict:
+        return {
+            "mask": self.mask,
+            "position": self.position,
+            "rare_heaps": self.rare_heaps,
+            "last_rare": self.last_rare,
+            "max": self.max,
+            "argmax": self.argmax,
+        }
+
+
+# ---------------------------------------------------------------- kernel
+
+
+@njit(cache=True)
+def _cross_off(g, ms, nm, need, stamp, missing):
+    """Scan the splits of every ``m`` in ``ms[:nm]``, crossing off the values marked in ``need``.
+
+    Pairs ``(a, m - a)`` are taken in increasing ``a``, all split digits
+    together up to the smallest ``m``; the scan stops as soon as nothing is
+    missing.  Returns how many values are still missing.
+    """
+    low = ms[nm - 1] // 2
+    for a in range(1, low + 1):
+        ga = g[a]
+        for j in range(nm):
+            v = ga ^ g[ms[j] - a]
+            if need[v] == stamp:
+                need[v] = 0
+                missing -= 1
+                if missing == 0:
+                    return 0
+    for j in range(nm - 1):
+        m = ms[j]
+        for a in range(low + 1, m // 2 + 1):
+            v = g[a] ^ g[m - a]
+            if need[v] == stamp:
+                need[v] = 0
+                missing -= 1
+                if missing == 0:
+                    return 0
+    return missing
+
+
+@njit(cache=True)
+def _fill(g, n0, n1, take_all, leave_one, split, cls, sigma, pi, rx, rv, nr, rmax, seen, need, cap):
+    """Compute ``g[n]`` for ``n0 <= n < n1`` by the sparse-space method (two-heap moves at most).
+
+    ``cls[v]`` is ``popcount(v & mask) & 1``; ``sigma``, ``pi`` select the
+    position variant (module docstring).  ``rx[:nr]``, ``rv[:nr]`` are the
+    rare heaps in increasing order and their values; new ones are appended.
+    ``seen`` and ``need`` are stamp arrays longer than ``cap + 1``.  Returns
+    ``(stop, nr)``: ``stop`` is ``n1``, the heap whose value exceeds ``cap``
+    (not computed), or the heap after the one that brought the rare count to
+    ``rmax``.
+    """
+    ms = np.empty(split.shape[0], dtype=np.int64)
+    for n in range(n0, n1):
+        stamp = n + 1
+        for k in take_all:
+            if n == k:
+                seen[0] = stamp
+        for k in leave_one:
+            if n - k >= 1:
+                seen[g[n - k]] = stamp
+        nm = 0
+        for k in split:
+            if n - k >= 2:
+                ms[nm] = n - k
+                nm += 1
+        for j in range(nm):
+            m = ms[j]
+            hi = nr
+            while hi > 0 and rx[hi - 1] >= m:
+                hi -= 1
+            for i in range(hi):
+                seen[rv[i] ^ g[m - rx[i]]] = stamp
+        cpar = 1 ^ (sigma & ((n ^ pi) & 1))
+        c = 0
+        while c <= cap and (seen[c] == stamp or cls[c] != cpar):
+            c += 1
+        missing = 0
+        for v in range(c):
+            if seen[v] != stamp and cls[v] != cpar:
+                need[v] = stamp
+                missing += 1
+        if missing and nm:
+            missing = _cross_off(g, ms, nm, need, stamp, missing)
+        value = c
+        if missing:
+            value = 0
+            while need[value] != stamp:
+                value += 1
+        if value > cap:
+            return n, nr
+        g[n] = value
+        if missing:
+            rx[nr] = n
+            rv[nr] = value
+            nr += 1
+            if nr >= rmax:
+                return n + 1, nr
+    return n1, nr
+
+
+# ---------------------------------------------------------------- masks
+
+
+@njit(cache=True)
+def _histogram(g, n, size, position):
+    """How many heaps ``1..n-1`` hold each value; with ``position``, each (value, heap parity) pair
+    (index ``v + size * (x & 1)``)."""
+    h = np.zeros(2 * size if position else size, dtype=np.int64)
+    for x in range(1, n):
+        h[g[x] + (size * (x & 1) if position else 0)] += 1
+    return h
+
+
+@njit(cache=True)
+def _rare_list(g, n, cls, sigma, pi):
+    """The heaps ``1..n-1`` with ``cls[G(x)] XOR sigma·(x & 1) == sigma·pi``: the rare ones."""
+    rare = sigma & pi
+    count = 0
+    for x in range(1, n):
+        if cls[g[x]] ^ (sigma & x) == rare:
+            count += 1
+    out = np.empty(count, dtype=np.int64)
+    i = 0
+    for x in range(1, n):
+        if cls[g[x]] ^ (sigma & x) == rare:
+            out[i] = x
+            i += 1
+    return out
+
+
+def class_table(bits: int, size: int) -> np.ndarray:
+    """``popcount(v & bits) & 1`` for ``0 <= v < size`` (uint8)."""
+    v = np.arange(size, dtype=np.int64) & bits
+    out = np.zeros(size, dtype=np.uint8)
+    while bits:
+        out ^= (v & 1).astype(np.uint8)
+        v >>= 1
+        bits >>= 1
+    return out
+
+
+def _walsh_hadamard(h: np.ndarray) -> np.ndarray:
+    """``Ĥ(m) = Σ_v h[v]·(-1)^popcount(v & m)`` for every ``m`` (``h.size`` a power of two)."""
+    out = h.astype(np.int64)
+    half = 1
+    while half < out.size:
+        pairs = out.reshape(-1, 2, half)
+        a = pairs[:, 0, :].copy()
+        pairs[:, 0, :] += pairs[:, 1, :]
+        pairs[:, 1, :] = a - pairs[:, 1, :]
+        half *= 2
+    return out
+
+
+def applies(code) -> bool:
+    """Whether the method covers ``code``: it has two-heap moves and no three-heap ones."""
+    return bool(code.split_two) and not code.hexadecimal
+
+
+def split_parity(code) -> int | None:
+    """The parity shared by every split digit, or None when they differ (no position variant)."""
+    parities = {k & 1 for k in code.split_two}
+    return parities.pop() if len(parities) == 1 else None
+
+
+def best_mask(code, values: np.ndarray) -> tuple[Mask, int]:
+    """The mask that makes the fewest heaps ``1..len(values)-1`` rare, and that count.
+
+    One Walsh–Hadamard transform of the histogram of values counts the rare
+    heaps of every plain mask (``(N + Ĥ(m)) / 2``); when the split digits
+    share a parity ``π``, a second one over (value, heap parity) pairs counts
+    those of the position variant (``(N ± Ĥ) / 2``, ``+`` for ``π = 0``).
+    Ties go to the plain class, then to the smaller mask.
+    """
+    n = len(values)
+    size = 2
+    top = int(values[1:].max()) if n > 1 else 0
+    while size <= top:
+        size *= 2
+    count = n - 1
+    plain = (count + _walsh_hadamard(_histogram(values, n, size, False)))[1:] // 2
+    i = int(np.argmin(plain))
+    mask, rare = Mask(i + 1), int(plain[i])
+    pi = split_parity(code)
+    if pi is not None:
+        spectrum = _walsh_hadamard(_histogram(values, n, size, True))[size + 1 :]
+        pos = (count + (spectrum if pi == 0 else -spectrum)) // 2
+        i = int(np.argmin(pos))
+        if pos[i] < rare:
+            mask, rare = Mask(i + 1, True), int(pos[i])
+    return mask, rare
+
+
+def rare_heaps(code, values: np.ndarray, mask: Mask) -> np.ndarray:
+    """The heaps ``x >= 1`` in the rare class of ``mask`` (module docstring), in order."""
+    pi = split_parity(code)
+    if mask.position and pi is None:
+        raise UsageError(f"the position variant needs split digits of one parity ({code})")
+    top = int(values.max()) if len(values) else 0
+    cls = class_table(mask.bits, top + 1)
+    return _rare_list(values, len(values), cls, int(mask.position), pi or 0)
+
+
+def statistics(code, values: np.ndarray, mask: Mask | None = None) -> SparseStats:
+    """The :class:`SparseStats` of ``values`` for ``mask`` (by default the best mask for them)."""
+    if mask is None:
+        mask = best_mask(code, values)[0]
+    rare = rare_heaps(code, values, mask)
+    top = int(np.argmax(values))
+    return SparseStats(
+        heaps=len(values),
+        mask=mask.bits,
+        position=mask.position,
+        rare_heaps=int(rare.size),
+        last_rare=int(rare[-1]) if rare.size else None,
+        max=int(values[top]),
+        argmax=top,
+    )
+
+
+# ---------------------------------------------------------------- driver
+
+
+@dataclass(frozen=True)
+class Status:
+    """Where a run stands: heaps done, the mask in use (None while dense) and its rare count."""
+
+    heaps: int
+    mask: Mask | None
+    rare_heaps: int
+
+    def __str__(self) -> str:
+        if self.mask is None:
+            return "dense (no mask pays)"
+        return f"mask {self.mask}, {self.rare_heaps:,} rare"
+
+
+def _cap(dtype) -> int:
+    return min(int(np.iinfo(dtype).max), MAX_VALUE)
+
+
+class SparseRun:
+    """A sequence grown in place by the sparse-space method, dense where no mask pays.
+
+    ``capacity`` heaps are allocated at once (zeroed pages cost nothing until
+    written), so that extending to deeper and deeper depths never copies the
+    values, except when a value outgrows its type.  Codes the method does not
+    cover (:func:`applies`) run dense throughout.  ``mask`` forces one mask
+    for the whole run (tests use it: the values must not depend on it).
+    """
+
+    def __init__(self, code, capacity, prefix=None, mask: Mask | None = None):
+        self.code = code
+        self.applies = applies(code)
+        self.pi = split_parity(code)
+        if mask is not None and not self.applies:
+            raise UsageError(f"the sparse method needs two-heap moves, no three-heap ones ({code})")
+        if mask is not None and mask.position and self.pi is None:
+            raise UsageError(f"the position variant needs split digits of one parity ({code})")
+        known = np.zeros(1, dtype=np.uint8) if prefix is None or prefix.size == 0 else prefix
+        self.g = np.zeros(max(capacity, known.size), dtype=known.dtype)
+        self.g[: known.size] = known
+        self.n = known.size
+        self.forced = mask
+        self.mask: Mask | None = None
+        self.cls = np.zeros(0, dtype=np.uint8)
+        self.rx = np.zeros(0, dtype=np.int64)
+        self.rv = np.zeros(0, dtype=np.int64)
+        self.nr = 0
+        self.chosen_at = 0
+        self.rare_at_choice = 0
+        self.moves = tuple(
+            np.asarray(ks, dtype=np.int64) for ks in (code.take_all, code.leave_one, code.split_two)
+        )
+        self._tables()
+        if mask is not None:
+            self._use(mask)
+
+    @property
+    def values(self) -> np.ndarray:
+        """``G(0..n-1)``, a view of the run's buffer."""
+        return self.g[: self.n]
+
+    def _tables(self) -> None:
+        """The stamp arrays and class table for the values' type (and the mask in use)."""
+        cap = _cap(self.g.dtype)
+        self.seen = np.zeros(cap + 2, dtype=np.int64)
+        self.need = np.zeros(cap + 2, dtype=np.int64)
+        if self.mask is not None:
+            self.cls = class_table(self.mask.bits, cap + 2)
+
+    def _use(self, mask: Mask | None) -> None:
+        """Switch to ``mask`` (None: dense) and rebuild the rare list for the heaps known."""
+        self.mask = mask
+        self.chosen_at = self.n
+        self.nr = self.rare_at_choice = 0
+        if mask is None:
+            return
+        self._tables()
+        rare = _rare_list(self.g, self.n, self.cls, int(mask.position), self.pi or 0)
+        self.nr = self.rare_at_choice = rare.size
+        self.rx = np.zeros(max(1024, 2 * rare.size), dtype=np.int64)
+        self.rv = np.zeros_like(self.rx)
+        self.rx[: rare.size] = rare
+        self.rv[: rare.size] = self.g[rare]
+
+    def _choose(self) -> None:
+        """Take the mask with the fewest rare heaps so far, or dense where even it does not pay."""
+        mask, rare = best_mask(self.code, self.values)
+        if rare * BREAK_EVEN >= self.n:
+            mask = None
+        elif self.mask is not None and rare >= self.nr:
+            mask = self.mask
+        if mask is not None and mask == self.mask:
+            self.chosen_at, self.rare_at_choice = self.n, self.nr
+        else:
+            self._use(mask)
+
+    def _due(self) -> bool:
+        """Whether to choose again: the depth or (while sparse) the rare count has doubled."""
+        if self.forced is not None or not self.applies:
+            return False
+        if self.mask is None:
+            return self.n >= max(2 * self.chosen_at, FIRST_CHOICE)
+        return self.nr >= 2 * self.rare_at_choice + 64 or (
+            self.n >= 2 * self.chosen_at and self.nr > self.rare_at_choice
+        )
+
+    def _promote(self) -> None:
+        if self.g.dtype == DTYPES[-1]:
+            raise ValueRangeError(
+                f"heap {self.n} of {self.code} is worth more than {MAX_VALUE}, "
+                "the largest value supported"
+            )
+        wider = np.zeros(self.g.size, dtype=DTYPES[DTYPES.index(self.g.dtype.type) + 1])
+        wider[: self.n] = self.values
+        self.g = wider
+        self._tables()
+
+    def _dense_to(self, target: int, on_chunk) -> None:
+        values = dense.run(self.code, target, self.values, on_chunk)
+        while not np.can_cast(values.dtype, self.g.dtype):
+            self._promote()
+        self.g[:target] = values
+        self.n = target
+
+    def _sparse_to(self, target: int) -> None:
+        if self.nr == self.rx.size:
+            self.rx = np.concatenate([self.rx, np.zeros_like(self.rx)])
+            self.rv = np.concatenate([self.rv, np.zeros_like(self.rv)])
+        rmax = self.rx.size
+        if self.forced is None:
+            rmax = max(min(rmax, 2 * self.rare_at_choice + 64), self.nr + 1)
+        take_all, leave_one, split = self.moves
+        stop, self.nr = _fill(
+            self.g, self.n, target, take_all, leave_one, split, self.cls,
+            int(self.mask.position), self.pi or 0,
+            self.rx, self.rv, self.nr, rmax, self.seen, self.need, _cap(self.g.dtype),
+        )  # fmt: skip
+        self.n = stop
+        if stop < target and self.nr < rmax:
+            self._promote()
+
+    def extend(
+        self,
+        heaps: int,
+        on_chunk: Callable[[np.ndarray], None] | None = None,
+        on_status: Callable[[Status], None] | None = None,
+        chunk_seconds: float = 0.25,
+    ) -> np.ndarray:
+        """Compute up to ``heaps`` heaps in place; returns :attr:`values`.
+
+        ``on_chunk(values)`` and ``on_status(Status)`` are called after every
+        chunk of about ``chunk_seconds``.
+        """
+        if heaps > self.g.size:
+            raise UsageError(f"this run holds {self.g.size} heaps, not {heaps}")
+        chunk = 1024
+        while self.n < heaps:
+            if self._due():
+                self._choose()
+            if self.mask is None:
+                stretch = max(2 * self.chosen_at, FIRST_CHOICE) if self.applies else heaps
+                self._dense_to(min(heaps, stretch), on_chunk)
+            else:
+                t0, n0 = time.perf_counter(), self.n
+                self._sparse_to(min(heaps, self.n + chunk))
+                elapsed = time.perf_counter() - t0
+                if elapsed > 0 and self.n > n0:
+                    chunk = int(min(max((self.n - n0) * chunk_seconds / elapsed, 64), 1 << 24))
+                if on_chunk is not None:
+                    on_chunk(self.values)
+            if on_status is not None:
+                on_status(Status(self.n, self.mask, self.nr))
+        return self.values
+
+    def stats(self) -> SparseStats | None:
+        """The statistics so far, for the mask in use (None where the method does not apply)."""
+        return statistics(self.code, self.values, self.mask) if self.applies else None
+
+
+def run(code, heaps, prefix, on_chunk=None, *, mask: Mask | None = None, on_status=None):
+    """Extend ``prefix`` (values of heaps ``0..len(prefix)-1``) to ``heaps`` values.
+
+    The same shape as :func:`dense.run`, plus the run's :class:`SparseStats`:
+    returns ``(values, stats)``.  ``mask`` forces one mask throughout.
+    """
+    state = SparseRun(code, heaps, prefix, mask)
+    values = state.extend(heaps, on_chunk, on_status)
+    return values, state.stats()
