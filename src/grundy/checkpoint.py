@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from .codes import Code, parse
+from .engine import choose, compute_with_stats
 from .errors import SequenceFileError
 from .sequence import Sequence, paths
 
@@ -54,11 +55,13 @@ def compute_resumable(
     engine: str = "auto",
     every: float = CHECKPOINT_SECONDS,
     on_progress: Callable[[int], None] | None = None,
+    on_status: Callable | None = None,
 ) -> tuple[Sequence, int]:
     """Extend the sequence at ``path`` (or start one) to ``heaps``, checkpointing as it goes.
 
     Returns the sequence (saved at ``path``) and the number of heaps that were
     already on disk.  A file already deeper than ``heaps`` is left as it is.
+    ``on_status`` receives the sparse engine's status (mask, rare count) as it runs.
     """
     code = parse(code)
     seq = load_existing(path, code) or Sequence(code, np.zeros(0, dtype=np.uint8))
@@ -76,6 +79,9 @@ def compute_resumable(
             Sequence(code, values.copy(), seq.engine).save(path)
             last = now
 
-    out = seq.extend(heaps, engine=engine, on_chunk=on_chunk)
+    values, _ = compute_with_stats(
+        code, heaps, engine=engine, prefix=seq.values, on_chunk=on_chunk, on_status=on_status
+    )
+    out = Sequence(code, values, choose(code, engine))
     out.save(path)
     return out, reused

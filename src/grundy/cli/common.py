@@ -43,33 +43,52 @@ def emit_json(obj: dict) -> None:
 
 
 @contextmanager
-def progress(total: int, description: str, done: int = 0):
+def progress(total: int, description: str, done: int = 0, *, unit: str | None = None):
     """A rich progress bar on stderr, quiet when stderr is not a terminal.
 
-    Yields ``update(n)`` that sets the number of units done.
+    Yields ``update(n, info=None)`` that sets the number of units done and,
+    when given, a short status text shown after the bar.  With ``unit`` the
+    bar also shows the rate (``unit``/s).
     """
     if not sys.stderr.isatty():
-        yield lambda n: None
+        yield lambda n, info=None: None
         return
     from rich.console import Console
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
         Progress,
+        ProgressColumn,
         TextColumn,
         TimeElapsedColumn,
         TimeRemainingColumn,
     )
+    from rich.text import Text
 
+    class Rate(ProgressColumn):
+        def render(self, task):
+            speed = task.finished_speed or task.speed
+            return Text("" if speed is None else f"{speed:,.0f} {unit}/s")
+
+    rate = [Rate()] if unit else []
     bar = Progress(
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
+        *rate,
         TimeElapsedColumn(),
         TimeRemainingColumn(),
+        TextColumn("{task.fields[info]}"),
         console=Console(stderr=True),
         transient=True,
     )
     with bar:
-        task = bar.add_task(description, total=total, completed=done)
-        yield lambda n: bar.update(task, completed=n)
+        task = bar.add_task(description, total=total, completed=done, info="")
+
+        def update(n: int, info: str | None = None) -> None:
+            if info is None:
+                bar.update(task, completed=n)
+            else:
+                bar.update(task, completed=n, info=info)
+
+        yield update

@@ -7,7 +7,7 @@ import time
 import click
 
 from ..checkpoint import CHECKPOINT_SECONDS, cache_dir, compute_resumable, file_stem
-from ..engine import ENGINES
+from ..engine import ENGINES, sparse
 from ..errors import Interrupted
 from ..sequence import paths
 from .common import CODE, HEAPS, cli, emit_json, progress
@@ -36,11 +36,18 @@ def values(code, heaps, engine, out, checkpoint_seconds, as_json):
     """Grundy values of CODE for heaps 0..N-1."""
     path = out or cache_dir() / "runs" / file_stem(code)
     start = time.perf_counter()
-    with progress(heaps, f"{code}") as update:
+    last = [None]
+    with progress(heaps, f"{code}", unit="heaps") as update:
+
+        def on_status(status: sparse.Status) -> None:
+            last[0] = status
+            update(status.heaps, str(status))
+
         try:
             seq, reused = compute_resumable(
-                code, heaps, path, engine=engine, every=checkpoint_seconds, on_progress=update
-            )
+                code, heaps, path, engine=engine, every=checkpoint_seconds,
+                on_progress=update, on_status=on_status,
+            )  # fmt: skip
         except KeyboardInterrupt:
             where = f" at {paths(path)[0]}" if out or paths(path)[0].exists() else ""
             raise Interrupted(
@@ -51,9 +58,11 @@ def values(code, heaps, engine, out, checkpoint_seconds, as_json):
         for p in paths(path):
             p.unlink(missing_ok=True)
     seq = seq if seq.depth == heaps else type(seq)(seq.code, seq.values[:heaps], seq.engine)
+    stats = None if last[0] is None else sparse.statistics(seq.code, seq.values, last[0].mask)
     if as_json:
         obj = seq.to_dict()
         obj.update(argmax=seq.argmax, engine=seq.engine, seconds=round(seconds, 3), reused=reused)
+        obj.update(stats.to_dict() if stats else {})
         emit_json(obj)
         return
     first = " ".join(str(int(v)) for v in seq.values[:FIRST])
@@ -62,6 +71,10 @@ def values(code, heaps, engine, out, checkpoint_seconds, as_json):
     click.echo(f"heaps     {seq.depth:,}   (0..{seq.depth - 1:,})")
     click.echo(f"largest   {seq.max}, first at heap {seq.argmax:,}")
     click.echo(f"engine    {seq.engine}, {seconds:.3f} s" + (f", {reused:,} heaps reused" if reused else ""))
+    if stats:
+        last_rare = "none" if stats.last_rare is None else f"the last at heap {stats.last_rare:,}"
+        click.echo(f"sparse    mask {stats.mask}{'+position' if stats.position else ''}, "
+                   f"{stats.rare_heaps:,} rare heaps, {last_rare}")  # fmt: skip
     if out:
         click.echo(f"stored    {paths(out)[0]}")
     click.echo(f"values    {first}{more}")
