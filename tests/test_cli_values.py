@@ -99,12 +99,13 @@ def _start_and_wait_for_checkpoint(args, npy, env=None):
     return proc
 
 
-HEAPS = 400_000
+HEAPS = 400_000  # the dense engine takes seconds here: long enough to interrupt
 
 
 def test_kill_9_then_resume_gives_identical_values(tmp_path):
     base = tmp_path / "k"
-    args = ["values", "·354", "--heaps", str(HEAPS), "--out", str(base), "--checkpoint-seconds", "0.1"]
+    args = ["values", "·354", "--heaps", str(HEAPS), "--engine", "dense", "--out", str(base),
+            "--checkpoint-seconds", "0.1"]
     proc = _start_and_wait_for_checkpoint(args, paths(base)[0])
     proc.send_signal(signal.SIGKILL)
     proc.wait()
@@ -120,7 +121,8 @@ def test_kill_9_then_resume_gives_identical_values(tmp_path):
 
 def test_ctrl_c_keeps_checkpoint_without_out(tmp_path):
     env = dict(os.environ, GRUNDY_CACHE=str(tmp_path / "cache"))
-    args = ["values", "·354", "--heaps", str(HEAPS), "--checkpoint-seconds", "0.1", "--json"]
+    args = ["values", "·354", "--heaps", str(HEAPS), "--engine", "dense", "--checkpoint-seconds", "0.1",
+            "--json"]
     run_file = tmp_path / "cache" / "runs" / "354.npy"
     proc = _start_and_wait_for_checkpoint(args, run_file, env=env)
     proc.send_signal(signal.SIGINT)
