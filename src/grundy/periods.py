@@ -1,0 +1,199 @@
+"""Periods of a Grundy sequence: the reading at a depth and its certificate (SPEC.md §3–5).
+
+The **reading at depth d** looks at ``G(1..d-1)`` and takes the earliest start
+``s >= 1``, then the smallest period ``p``, such that ``G(i) = G(i + p)`` for
+``s <= i`` and ``i + p <= d - 1``, with at least two full periods seen,
+``d - s >= 2p``.
+
+Windows
+-------
+Guy and Smith's theorem (Winning Ways, ch. 4): for an octal code whose
+largest move removes ``t`` counters, if ``G(i + p) = G(i)`` for every
+``s <= i < 2s + p + t`` then it holds for every ``i >= s``.  So values through
+heap ``2s + 2p + t - 1`` certify ``(s, p)``: the **window** is
+``W = 2s + 2p + t`` (a reading at depth ``d`` is certified when ``d >= W``).
+
+The proof, generalised to moves that leave up to ``r`` heaps (``r = 2``
+octal, ``r = 3`` hexadecimal), shows what a window must be.  Suppose
+``G(i + p) = G(i)`` for ``s <= i < m``; compare the moves from heaps ``m`` and
+``m + p`` that remove ``k <= t`` counters.  Taking a whole heap needs
+``m <= t``; leaving one heap gives ``G(m + p - k) = G(m - k)`` once
+``m - k >= s``.  A move leaving ``j <= r`` heaps from ``m + p`` has a largest
+part ``x >= ceil((m + p - k) / j) >= ceil((m + p - t) / r)``: at least a
+``1/r`` share of the rest.  When ``x >= s + p``, replacing ``x`` by ``x - p``
+(still ``>= s >= 1``, a non-empty heap) is a move from ``m`` worth the same;
+and a move from ``m`` has a largest part ``>= ceil((m - t) / r) >= s`` that
+``+ p`` turns into a move from ``m + p`` worth the same.  Both heaps then have
+the same options, so ``G(m + p) = G(m)``.  The condition
+``(m + p - t) / r >= s + p`` holds from ``m = rs + (r-1)p + t``: values through
+heap ``r(s + p) + t - 1``, window
+
+    ``W = r(s + p) + t``      (``2s + 2p + t`` octal, ``3s + 3p + t`` hexadecimal).
+
+With the ceiling, ``m = rs + (r-1)p + t - (r-1)`` already suffices: the
+**tight window** is ``W - (r - 1)`` (``2s + 2p + t - 1`` octal, as SPEC.md §3
+says, ``3s + 3p + t - 2`` hexadecimal).  The toolkit certifies with ``W``, as
+the literature does, and reports the tight one beside it.  The argument needs
+``s >= 1``: with ``s = 0`` a part ``x - p`` may be empty, and a pattern that
+includes heap 0 can reach its window and be false (``·4``).
+
+Arithmetic periodicity (SPEC.md §5)
+-----------------------------------
+``G(i + p) = G(i) + S`` with saltus ``S > 0`` for ``i >= s``, read by the same
+rule.  Finite octal codes are never arithmetic-periodic (Horrocks and
+Nowakowski, "Regularity in the G-sequences of octal games with a pass",
+INTEGERS 3 (2003) #G2, abstract: "Finite octal games are not arithmetic
+periodic"), so no theorem can certify an arithmetic reading of an octal code:
+every such reading is false, however far it holds.  For hexadecimal codes the
+certificate is the arithmetic-periodicity theorem of Howse and Nowakowski
+("Periodicity and arithmetic-periodicity in hexadecimal games", Theoret.
+Comput. Sci. 313 (2004) 463-472); its exact hypotheses (a bound on the
+saltus and on the early values besides the window) could not be checked
+against the paper when this was written, so no arithmetic reading is
+certified.  CGSuite likewise certifies no arithmetic period of a
+take-and-break code (``TBCode.getAPChecker`` allows saltus 0 only).  An
+arithmetic reading carries the pure window ``r(s + p) + t`` as the yardstick
+against which its reach is measured, never as a certificate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+from numba import njit
+
+from .codes import Code
+from .errors import UsageError
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A reading ``(start, period)`` with its saltus (0 for a pure period) and windows.
+
+    ``certified`` is true exactly when a theorem makes the period hold for
+    ever: a pure reading from ``start >= 1`` whose window has closed.
+    ``tight_window`` is None for arithmetic readings (no theorem to tighten).
+    """
+
+    start: int
+    period: int
+    saltus: int
+    window: int
+    tight_window: int | None
+    certified: bool
+
+    def to_dict(self) -> dict:
+        """The JSON form (SPEC.md key names)."""
+        return asdict(self)
+
+
+def parts(code: int | Code) -> int:
+    """The most heaps a move may leave: 3 for a hexadecimal code, else 2."""
+    return 3 if isinstance(code, Code) and code.hexadecimal else 2
+
+
+def window(start: int, period: int, code: int | Code) -> int:
+    """The Guy–Smith window ``r(start + period) + t`` (``r`` = :func:`parts`)."""
+    t = code.t if isinstance(code, Code) else int(code)
+    return parts(code) * (start + period) + t
+
+
+def tight_window(start: int, period: int, code: int | Code) -> int:
+    """The depth that the theorem's proof really needs: ``window - (r - 1)``."""
+    return window(start, period, code) - (parts(code) - 1)
+
+
+def reading(
+    values, t: int | Code, depth: int | None = None, *, heap0: bool = False
+) -> Reading | None:
+    """The pure reading at ``depth`` (default: every value given), or None.
+
+    ``t`` is the code (its hexadecimal digits widen the window) or, for an
+    octal code, its ``t``.  With ``heap0`` the start may be 0 (the heap-0
+    study of SPEC.md §3); such a reading is never certified.
+    """
+    g, d, lo = _prepare(values, t, depth, heap0)
+    s, p = _reading_at(g, lo, d, False)
+    if s < 0:
+        return None
+    w = window(s, p, t)
+    return Reading(s, p, 0, w, tight_window(s, p, t), s >= 1 and d >= w)
+
+
+def arithmetic_reading(values, t: int | Code, depth: int | None = None) -> Reading | None:
+    """The arithmetic reading (saltus > 0) at ``depth``, or None; never certified (module doc)."""
+    g, d, lo = _prepare(values, t, depth, False)
+    s, p = _reading_at(g, lo, d, True)
+    if s < 0:
+        return None
+    return Reading(s, p, int(g[s + p] - g[s]), window(s, p, t), None, False)
+
+
+def held_to(values, start: int, period: int, saltus: int = 0) -> int:
+    """The depth a period held to: ``i + period`` for the first ``i >= start`` that breaks it.
+
+    Breaking means ``G(i + period) != G(i) + saltus``; when no known value
+    breaks it, every known heap repeats and the answer is the number of
+    values (it held at least that far).
+    """
+    g = _as_values(values)
+    return int(_held_to(g, start, period, saltus))
+
+
+def _prepare(values, t, depth, heap0):
+    g = _as_values(values)
+    if not isinstance(t, Code) and (not isinstance(t, (int, np.integer)) or t < 0):
+        raise UsageError(f"t must be a Code or a whole number >= 0, not {t!r}")
+    d = g.size if depth is None else depth
+    if not isinstance(d, (int, np.integer)) or not 1 <= d <= g.size:
+        raise UsageError(f"the depth must lie between 1 and {g.size} (the values known), not {d!r}")
+    return g, int(d), 0 if heap0 else 1
+
+
+def _as_values(values) -> np.ndarray:
+    g = np.asarray(values)
+    if g.ndim != 1 or g.size == 0 or not np.issubdtype(g.dtype, np.integer):
+        raise UsageError("values must be a non-empty one-dimensional array of whole numbers")
+    return g.astype(np.int64, copy=False)
+
+
+@njit(cache=True)
+def _reading_at(g, lo, d, arithmetic):
+    """``(s, p)`` of the reading at depth ``d`` over heaps ``lo..d-1``, or ``(-1, -1)``.
+
+    For each ``p`` the stretch ending at heap ``d - 1`` is followed back to its
+    start ``s_p``.  A multiple ``kp < d - s_p`` starts its own stretch at
+    exactly ``s_p`` (the break at ``s_p - 1`` breaks it too), with saltus
+    ``k`` times as large, so it can never win and is skipped.
+    """
+    top = (d - lo) // 2
+    skip = np.zeros(top + 1, np.bool_)
+    best_s, best_p = -1, -1
+    last = d - 1
+    for p in range(1, top + 1):
+        if skip[p]:
+            continue
+        saltus = g[last] - g[last - p] if arithmetic else 0
+        i = last - p
+        while i >= lo and g[i + p] - g[i] == saltus:
+            i -= 1
+        s = i + 1
+        k = 2
+        while k * p <= top and k * p < d - s:
+            skip[k * p] = True
+            k += 1
+        ok = d - s >= 2 * p and (saltus > 0 if arithmetic else True)
+        if ok and (best_s < 0 or s < best_s):
+            best_s, best_p = s, p
+            if s == lo:
+                break
+    return best_s, best_p
+
+
+@njit(cache=True)
+def _held_to(g, start, period, saltus):
+    i = start
+    while i + period < g.size and g[i + period] - g[i] == saltus:
+        i += 1
+    return i + period if i + period < g.size else g.size
