@@ -23,3 +23,8 @@ class UsageError(GrundyError, ValueError):
 
 class Interrupted(GrundyError):
     """A run stopped by Ctrl-C; the message says where its checkpoint is kept."""
+
+
+class CertificateError(GrundyError):
+    """Values that contradict the Guy–Smith theorem (a certified period that breaks, a false
+    reading that holds to its window): a bug, or the values of another code."""

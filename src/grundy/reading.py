@@ -1,0 +1,391 @@
+"""The trajectory of readings of a code, depth by depth (SPEC.md §4).
+
+The reading at every depth comes from the **runs** of the sequence (maximal
+stretches ``[i, j]`` with smallest period ``p`` and length ``>= 2p``): the
+suffix ``G(s..d-1)`` repeats with period ``p`` and ``d - s >= 2p`` exactly
+when a run of period ``p`` from ``s`` covers it, so the reading at depth ``d``
+is the earliest-starting, then shortest-period, run that contains heap
+``d - 1`` and shows two periods by then.  A run's start does not depend on
+later values, so the runs of the whole sequence give every depth at once:
+about ``N log N`` work for ``N`` heaps instead of a rescan per depth.
+
+Runs are found period by period, testing ``G(y) = G(y + p)`` only at every
+``p``-th position (a stretch of ``p`` agreements contains one) and following
+agreements both ways from there.  A run of period ``q`` also agrees with
+period ``kq`` over exactly the same stretch; it is recorded once, under
+``q``, and skipped when ``kq`` comes, so a long periodic tail is walked once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import njit
+
+from .codes import Code, parse
+from .errors import CertificateError
+from .periods import Reading, held_to, parts, tight_window, window
+
+KINDS = ("right_period_wrong_start", "dividing", "unrelated")
+REPETITIONS = range(2, 7)
+"""The stricter readers of SPEC.md §4: ``r`` full repetitions for ``r = 2..6``."""
+
+
+@dataclass(frozen=True)
+class FalseReading:
+    """A maximal run of depths ``first_depth..last_depth`` reading a non-final ``(start, period)``.
+
+    ``held_to`` is ``i + period`` for the first heap ``i >= start`` that
+    breaks the period (the number of values known if none does);
+    ``reach = held_to / window`` is how far it got towards a certificate.
+    ``kind`` compares it with the final reading; ``before_start`` says it
+    started before the final start.
+    """
+
+    start: int
+    period: int
+    first_depth: int
+    last_depth: int
+    held_to: int
+    window: int
+    kind: str
+    before_start: bool
+
+    @property
+    def reach(self) -> float:
+        """How far it got: ``held_to / window`` (1 or more would be a certificate)."""
+        return self.held_to / self.window
+
+    def believed_by(self, r: int) -> bool:
+        """Whether a reader asking for ``r`` full repetitions believed it at its last depth."""
+        return self.last_depth - self.start >= r * self.period
+
+    def to_dict(self) -> dict:
+        """The JSON form (SPEC.md key names)."""
+        return {
+            "start": self.start,
+            "period": self.period,
+            "first_depth": self.first_depth,
+            "last_depth": self.last_depth,
+            "held_to": self.held_to,
+            "window": self.window,
+            "reach": self.reach,
+            "kind": self.kind,
+            "before_start": self.before_start,
+        }
+
+
+@dataclass
+class Trajectory:
+    """The readings of ``code`` from the first depth that has one to ``last_depth``.
+
+    ``last_depth`` is the final window ``W*`` when the final reading is
+    certified, else the number of heaps known: then ``final`` is the reading
+    at that depth (or None), certified is False, and ``false_readings`` are
+    the readings seen so far that differ from it.  With ``heap0`` the readings
+    may start at heap 0; the truth they are scored against is the certified
+    default reading, written from heap 0 when heap 0 belongs to it, and false
+    readings that reach their windows are reported (:attr:`reaching`), not
+    raised.  ``starts`` and ``periods`` hold the reading at every depth
+    ``0..heaps`` (-1 where there is none).
+    """
+
+    code: Code
+    heaps: int
+    heap0: bool
+    final: Reading | None
+    certified: bool
+    certificate_depth: int | None
+    right_from: int | None
+    changes: int
+    false_readings: list[FalseReading]
+    first_depth: int | None
+    last_depth: int
+    starts: np.ndarray = field(repr=False)
+    periods: np.ndarray = field(repr=False)
+
+    @property
+    def repetitions_needed(self) -> float | None:
+        """``(W* - s*) / p*``: the repetitions a certified reading needs."""
+        if not self.certified:
+            return None
+        return (self.certificate_depth - self.final.start) / self.final.period
+
+    @property
+    def believed(self) -> dict[int, int]:
+        """How many false readings a reader asking for ``r`` repetitions believes, ``r = 2..6``."""
+        return {r: sum(f.believed_by(r) for f in self.false_readings) for r in REPETITIONS}
+
+    @property
+    def reaching(self) -> list[FalseReading]:
+        """The false readings that held to their windows (only ever non-empty with ``heap0``)."""
+        return [f for f in self.false_readings if f.held_to >= f.window]
+
+    def to_dict(self) -> dict:
+        """The ``grundy readings --json`` object."""
+        f = self.final
+        return {
+            "code": str(self.code),
+            "t": self.code.t,
+            "heaps": self.heaps,
+            "final": f and {"start": f.start, "period": f.period, "window": f.window},
+            "certified": self.certified,
+            "certificate_depth": self.certificate_depth,
+            "right_from": self.right_from,
+            "changes": self.changes,
+            "repetitions_needed": self.repetitions_needed,
+            "false_readings": [f.to_dict() for f in self.false_readings],
+        }
+
+
+def readings(values, *, heap0: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """The reading at every depth ``0..N``: arrays ``starts`` and ``periods`` (-1 where none)."""
+    g = np.ascontiguousarray(values, dtype=np.int64)
+    lo = 0 if heap0 else 1
+    starts = np.full(g.size + 1, -1, dtype=np.int64)
+    periods = np.full(g.size + 1, -1, dtype=np.int64)
+    if g.size > lo:
+        s, p = _readings(g[lo:])
+        found = s >= 0
+        starts[lo + 1 :][found] = s[found] + lo
+        periods[lo + 1 :][found] = p[found]
+    return starts, periods
+
+
+def trajectory(values, code: Code | str, *, heap0: bool = False) -> Trajectory:
+    """The trajectory of ``code`` read on ``values`` (``G(0..N-1)``), SPEC.md §4.
+
+    Raises :class:`CertificateError` when the values contradict the Guy–Smith
+    theorem (a bug, or values of another code): a certified reading that a
+    later value breaks, or a false reading that held to its window.  With
+    ``heap0`` false readings that reach their windows are expected and are
+    reported instead.
+    """
+    code = parse(code)
+    g = np.ascontiguousarray(values, dtype=np.int64)
+    starts, periods = readings(g)
+    truth = _final_depth(starts, periods, code)
+    if truth is not None:
+        s, p = int(starts[truth]), int(periods[truth])
+        if held_to(g, s, p) < g.size:
+            raise CertificateError(
+                f"{code}: the certified period {p} from heap {s} breaks at depth "
+                f"{held_to(g, s, p)}; this contradicts the Guy–Smith theorem "
+                f"(values of another code, or a bug)"
+            )
+    if heap0:
+        starts, periods = readings(g, heap0=True)
+    last = g.size if truth is None else truth
+    has = np.flatnonzero(periods[: last + 1] >= 0)
+    first = int(has[0]) if has.size else None
+    final = None
+    if periods[last] >= 0:
+        s, p = int(starts[last]), int(periods[last])
+        final = Reading(s, p, 0, window(s, p, code), tight_window(s, p, code), truth is not None)
+    false = _false_readings(g, starts, periods, has, final, code)
+    if not heap0:
+        for f in false:
+            if f.held_to >= f.window:
+                raise CertificateError(
+                    f"{code}: false reading period {f.period} from heap {f.start} held to depth "
+                    f"{f.held_to}, its window {f.window}; this contradicts the Guy–Smith theorem "
+                    f"(values of another code, or a bug)"
+                )
+    return Trajectory(
+        code=code,
+        heaps=int(g.size),
+        heap0=heap0,
+        final=final,
+        certified=truth is not None,
+        certificate_depth=truth,
+        right_from=None if truth is None else _right_from(starts, periods, has, last),
+        changes=_changes(starts, periods, has),
+        false_readings=false,
+        first_depth=first,
+        last_depth=last,
+        starts=starts,
+        periods=periods,
+    )
+
+
+def _final_depth(starts, periods, code) -> int | None:
+    """The first depth whose (default) reading is certified; it is always that reading's window."""
+    depths = np.arange(starts.size)
+    ok = (periods >= 0) & (starts >= 1)
+    w = parts(code) * (starts + periods) + code.t
+    hit = np.flatnonzero(ok & (depths >= w))
+    if not hit.size:
+        return None
+    d = int(hit[0])
+    if d != w[d]:
+        raise CertificateError(f"{code}: first certified at depth {d}, past its window {w[d]}")
+    return d
+
+
+def _changes(starts, periods, has) -> int:
+    """Depths whose reading differs from the last earlier reading (depths with none are skipped)."""
+    s, p = starts[has], periods[has]
+    return int(np.count_nonzero((s[1:] != s[:-1]) | (p[1:] != p[:-1])))
+
+
+def _right_from(starts, periods, has, last) -> int:
+    """The first depth from which every depth up to ``last`` reads the final reading."""
+    s, p = starts[last], periods[last]
+    depths = np.arange(has[0], last + 1)
+    wrong = np.flatnonzero((starts[depths] != s) | (periods[depths] != p))
+    return int(depths[wrong[-1]] + 1) if wrong.size else int(has[0])
+
+
+def _false_readings(g, starts, periods, has, final, code) -> list[FalseReading]:
+    """Every maximal run of consecutive depths reading the same ``(s, p)`` other than ``final``."""
+    if not has.size:
+        return []
+    s, p = starts[has], periods[has]
+    cut = (np.diff(has) != 1) | (s[1:] != s[:-1]) | (p[1:] != p[:-1])
+    begins = np.concatenate(([0], np.flatnonzero(cut) + 1))
+    ends = np.concatenate((begins[1:] - 1, [has.size - 1]))
+    out = []
+    for b, e in zip(begins.tolist(), ends.tolist()):
+        rs, rp = int(s[b]), int(p[b])
+        if final is not None and (rs, rp) == (final.start, final.period):
+            continue
+        out.append(
+            FalseReading(
+                start=rs,
+                period=rp,
+                first_depth=int(has[b]),
+                last_depth=int(has[e]),
+                held_to=held_to(g, rs, rp),
+                window=window(rs, rp, code),
+                kind=_kind(rp, rs, final),
+                before_start=final is not None and rs < final.start,
+            )
+        )
+    return out
+
+
+def _kind(period: int, start: int, final: Reading | None) -> str:
+    if final is not None and period == final.period:
+        return KINDS[0]
+    if final is not None and final.period % period == 0:
+        return KINDS[1]
+    return KINDS[2]
+
+
+@njit(cache=True)
+def _find(nxt, e):
+    """The first unpainted end ``>= e`` (union-find with path halving)."""
+    while nxt[e] != e:
+        nxt[e] = nxt[nxt[e]]
+        e = nxt[e]
+    return e
+
+
+@njit(cache=True)
+def _grow(a, n):
+    out = np.empty(max(2 * a.size, n), a.dtype)
+    out[: a.size] = a
+    return out
+
+
+@njit(cache=True)
+def _runs(x):
+    """Every run of ``x``: arrays ``i, j, p``, each a maximal ``[i, j]`` of smallest period ``p``
+    and length ``j - i + 1 >= 2p``."""
+    n = x.size
+    half = n // 2
+    run_i = np.empty(16, np.int64)
+    run_j = np.empty(16, np.int64)
+    run_p = np.empty(16, np.int64)
+    nruns = 0
+    head = np.full(half + 1, -1, np.int64)
+    reg_next = np.empty(16, np.int64)
+    reg_i = np.empty(16, np.int64)
+    reg_j = np.empty(16, np.int64)
+    nreg = 0
+    for p in range(1, half + 1):
+        m = 0
+        k = head[p]
+        while k >= 0:
+            m += 1
+            k = reg_next[k]
+        known_i = np.empty(m, np.int64)
+        known_j = np.empty(m, np.int64)
+        k = head[p]
+        for c in range(m):
+            known_i[c] = reg_i[k]
+            known_j[c] = reg_j[k]
+            k = reg_next[k]
+        order = np.argsort(known_i)
+        known_i = known_i[order]
+        known_j = known_j[order]
+        ptr = 0
+        last_y = n - 1 - p
+        prev_end = -1
+        y = p - 1
+        while y <= last_y:
+            while ptr < m and known_j[ptr] - p < y:
+                ptr += 1
+            if ptr < m and known_i[ptr] <= y:
+                prev_end = known_j[ptr] - p
+            elif x[y] == x[y + p]:
+                a = y
+                while a - 1 > prev_end and x[a - 1] == x[a - 1 + p]:
+                    a -= 1
+                b = y
+                while b + 1 <= last_y and x[b + 1] == x[b + 1 + p]:
+                    b += 1
+                prev_end = b
+                if b - a + 1 >= p:
+                    if nruns == run_i.size:
+                        run_i = _grow(run_i, 0)
+                        run_j = _grow(run_j, 0)
+                        run_p = _grow(run_p, 0)
+                    run_i[nruns] = a
+                    run_j[nruns] = b + p
+                    run_p[nruns] = p
+                    nruns += 1
+                    length = b + p - a + 1
+                    q = 2 * p
+                    while 2 * q <= length:
+                        if nreg == reg_i.size:
+                            reg_next = _grow(reg_next, 0)
+                            reg_i = _grow(reg_i, 0)
+                            reg_j = _grow(reg_j, 0)
+                        reg_i[nreg] = a
+                        reg_j[nreg] = b + p
+                        reg_next[nreg] = head[q]
+                        head[q] = nreg
+                        nreg += 1
+                        q += p
+            else:
+                y += p
+                continue
+            y = prev_end + 1
+            y += (p - 1 - y % p) % p
+    return run_i[:nruns], run_j[:nruns], run_p[:nruns]
+
+
+@njit(cache=True)
+def _readings(x):
+    """The reading at every end ``e`` of ``x``: arrays ``start, period`` (-1 where none).
+
+    The runs are taken in order of start, then period, and each paints the
+    ends it covers that no earlier one painted (the ends ``i + 2p - 1 .. j``).
+    """
+    n = x.size
+    run_i, run_j, run_p = _runs(x)
+    order = np.argsort(run_i * (n + 1) + run_p)
+    start = np.full(n, -1, np.int64)
+    period = np.full(n, -1, np.int64)
+    nxt = np.arange(n + 1)
+    for c in order:
+        i, j, p = run_i[c], run_j[c], run_p[c]
+        e = _find(nxt, i + 2 * p - 1)
+        while e <= j:
+            start[e] = i
+            period[e] = p
+            nxt[e] = e + 1
+            e = _find(nxt, e + 1)
+    return start, period

@@ -1,0 +1,125 @@
+"""Readings and trajectories by their definitions (SPEC.md §3–4): slow on purpose, the tests' truth.
+
+Every depth is read again from scratch; nothing is shared with ``grundy.reading``.
+"""
+
+from __future__ import annotations
+
+
+def naive_reading(g, d, lo=1, arithmetic=False):
+    """``(s, p)``: the earliest ``s >= lo``, then smallest ``p``, with ``G(i + p) = G(i) (+ S)``
+    on ``G(lo..d-1)`` and ``d - s >= 2p``."""
+    for s in range(lo, d):
+        for p in range(1, (d - s) // 2 + 1):
+            saltus = g[s + p] - g[s] if arithmetic else 0
+            if arithmetic and saltus <= 0:
+                continue
+            if all(g[i + p] - g[i] == saltus for i in range(s, d - p)):
+                return s, p
+    return None
+
+
+def kmp_reading(g, d, lo=1):
+    """The same reading by another route: the longest suffix of ``G(lo..d-1)`` with exponent >= 2.
+
+    Read backwards, the suffix of length ``L`` is a prefix of the reversed
+    sequence; its smallest period is ``L - border(L)`` (Knuth–Morris–Pratt),
+    and it repeats twice when that is at most ``L / 2``.
+    """
+    r = g[lo:d][::-1]
+    border = [0] * (len(r) + 1)
+    k = 0
+    for i in range(1, len(r)):
+        while k and r[i] != r[k]:
+            k = border[k]
+        if r[i] == r[k]:
+            k += 1
+        border[i + 1] = k
+    for length in range(len(r), 1, -1):
+        if 2 * border[length] >= length:
+            return d - length, length - border[length]
+    return None
+
+
+def naive_readings(g, lo=1, reader=naive_reading):
+    """The reading at every depth ``0..len(g)``."""
+    return [reader(g, d, lo) for d in range(len(g) + 1)]
+
+
+def naive_held_to(g, s, p):
+    for i in range(s, len(g) - p):
+        if g[i] != g[i + p]:
+            return i + p
+    return len(g)
+
+
+def naive_trajectory(g, t, parts=2, heap0=False, reader=naive_reading):
+    """The ``grundy readings --json`` fields (plus ``believed``), each by its definition."""
+    n = len(g)
+
+    def window(s, p):
+        return parts * (s + p) + t
+
+    default = naive_readings(g, reader=reader)
+    truth = next((d for d, r in enumerate(default) if r and d >= window(*r)), None)
+    reads = naive_readings(g, 0, reader) if heap0 else default
+    last = n if truth is None else truth
+    depths = [d for d in range(last + 1) if reads[d] is not None]
+    final = reads[last]
+    if truth is not None:
+        s, p = default[truth]
+        final = (0 if heap0 and s == 1 and g[0] == g[p] else s, p)
+    changes = sum(1 for a, b in zip(depths, depths[1:]) if reads[a] != reads[b])
+    right_from = None
+    if truth is not None:
+        right_from = depths[0]
+        for d in range(depths[0], last + 1):
+            if reads[d] != final:
+                right_from = d + 1
+    false = []
+    d = 0
+    while d <= last:
+        r = reads[d]
+        if r is None:
+            d += 1
+            continue
+        e = d
+        while e + 1 <= last and reads[e + 1] == r:
+            e += 1
+        if r != final:
+            s, p = r
+            if final is not None and p == final[1]:
+                kind = "right_period_wrong_start"
+            elif final is not None and final[1] % p == 0:
+                kind = "dividing"
+            else:
+                kind = "unrelated"
+            held = naive_held_to(g, s, p)
+            false.append(
+                {
+                    "start": s,
+                    "period": p,
+                    "first_depth": d,
+                    "last_depth": e,
+                    "held_to": held,
+                    "window": window(s, p),
+                    "reach": held / window(s, p),
+                    "kind": kind,
+                    "before_start": final is not None and s < final[0],
+                }
+            )
+        d = e + 1
+    return {
+        "heaps": n,
+        "final": final and {"start": final[0], "period": final[1], "window": window(*final)},
+        "certified": truth is not None,
+        "certificate_depth": truth,
+        "right_from": right_from,
+        "changes": changes,
+        "repetitions_needed": None if truth is None else (truth - final[0]) / final[1],
+        "false_readings": false,
+        "believed": {
+            r: sum(f["last_depth"] - f["start"] >= r * f["period"] for f in false)
+            for r in range(2, 7)
+        },
+    }

@@ -1,0 +1,181 @@
+"""Readings at one depth, their windows and certificates (SPEC.md §3, §5), against definitions."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grundy import compute, family, parse
+from grundy.codes import Code
+from grundy.errors import UsageError
+from grundy.periods import (
+    Reading,
+    arithmetic_reading,
+    held_to,
+    parts,
+    reading,
+    tight_window,
+    window,
+)
+from grundy.reading import trajectory
+from naive_reading import naive_held_to, naive_reading
+
+SMALL = [c for c in family(2, d0=True)]
+HEX = [c for c in family(2, hexadecimal=True) if c.hexadecimal]
+
+
+def pair(r):
+    return None if r is None else (r.start, r.period)
+
+
+def test_windows():
+    assert window(52, 34, 3) == window(52, 34, parse("·137")) == 175
+    assert tight_window(52, 34, parse("·137")) == 174
+    hexa = parse("0x·8")
+    assert parts(hexa) == 3 and parts(parse("·77")) == parts(2) == 2
+    assert window(1, 1, hexa) == 7 and tight_window(1, 1, hexa) == 5
+
+
+def test_137_at_its_window_and_one_heap_short():
+    g = compute("·137", 200)
+    at = reading(g, parse("·137"), 175)
+    assert at == Reading(52, 34, 0, 175, 174, True)
+    assert at.to_dict() == dict(
+        start=52, period=34, saltus=0, window=175, tight_window=174, certified=True
+    )
+    short = reading(g, parse("·137"), 174)
+    assert pair(short) == (52, 34) and not short.certified
+    assert reading(g, 3) == reading(g, parse("·137"))
+
+
+@pytest.mark.parametrize("code", SMALL, ids=str)
+def test_reading_matches_definition_at_every_depth(code):
+    g = compute(code, 90).astype(np.int64)
+    gl = g.tolist()
+    for d in range(1, g.size + 1):
+        r = reading(g, code, d)
+        assert pair(r) == naive_reading(gl, d), d
+        if r is not None:
+            assert r.certified == (d >= r.window == 2 * (r.start + r.period) + code.t)
+        assert pair(reading(g, code, d, heap0=True)) == naive_reading(gl, d, lo=0), d
+        a = arithmetic_reading(g, code, d)
+        assert pair(a) == naive_reading(gl, d, arithmetic=True), d
+        if a is not None:
+            assert a.saltus == gl[a.start + a.period] - gl[a.start] > 0 and not a.certified
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 3), min_size=1, max_size=40), st.integers(0, 2))
+def test_reading_of_any_sequence_matches_definition(g, climb):
+    g = [v + (i // 3) * climb for i, v in enumerate(g)]
+    arr = np.array(g, dtype=np.int64)
+    for d in range(1, len(g) + 1):
+        assert pair(reading(arr, 2, d)) == naive_reading(g, d)
+        assert pair(reading(arr, 2, d, heap0=True)) == naive_reading(g, d, lo=0)
+        assert pair(arithmetic_reading(arr, 2, d)) == naive_reading(g, d, arithmetic=True)
+    for s in range(len(g)):
+        for p in range(1, 4):
+            assert held_to(arr, s, p) == naive_held_to(g, s, p)
+
+
+def test_certified_readings_of_small_codes_one_heap_short():
+    """At ``W - 1`` no reading is certified, at ``W`` the final one is (1–2 digit codes)."""
+    seen = 0
+    for code in SMALL:
+        g = compute(code, 400)
+        tr = trajectory(g, code)
+        if not tr.certified:
+            continue
+        seen += 1
+        w = tr.certificate_depth
+        before = reading(g, code, w - 1)
+        assert before is None or not before.certified
+        assert reading(g, code, w) == tr.final
+    assert seen > 60
+
+
+def test_tight_window_is_sharp_for_octal():
+    """``·4`` reads period 1 from heap 1; it holds to depth 3, one short of its tight window 4."""
+    g = compute("·4", 60)
+    r = reading(g, parse("·4"), 3)
+    assert pair(r) == (1, 1) and r.tight_window == 4 and held_to(g, 1, 1) == 3
+
+
+def test_heap0_reading_is_never_certified():
+    g = compute("·4", 10)
+    r = reading(g, parse("·4"), 3, heap0=True)
+    assert r == Reading(0, 1, 0, 3, 2, False)
+    assert g[3] == 1
+    assert pair(reading(g, parse("·4"), 3)) == (1, 1)
+
+
+def test_hexadecimal_window_is_needed():
+    """``0x·8`` (remove one, split the rest in three) holds period 1 from heap 1 to depth 4.
+
+    That is the octal tight window ``2s + 2p + t - 1 = 4``: the octal rule would certify
+    a false period.  The three-heap window is ``3s + 3p + t = 7`` (tight 5), not reached.
+    """
+    code = parse("0x·8")
+    g = compute(code, 40)
+    assert held_to(g, 1, 1) == 4 == 2 * (1 + 1) + code.t - 1
+    r = reading(g, code, 4)
+    assert pair(r) == (1, 1) and (r.window, r.tight_window) == (7, 5) and not r.certified
+
+
+@pytest.mark.parametrize("code", HEX, ids=str)
+def test_hexadecimal_windows_against_extended_computation(code):
+    """Every certified reading of a 1–2 digit hexadecimal code holds to three times its window,
+    and no false reading gets to its tight window."""
+    g = compute(code, 240)
+    tr = trajectory(g, code)
+    for f in tr.false_readings:
+        assert f.held_to < tight_window(f.start, f.period, code)
+    if tr.certified:
+        far = compute(code, max(3 * tr.certificate_depth, 300))
+        assert held_to(far, tr.final.start, tr.final.period) == far.size
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.tuples(st.integers(0, 15), st.integers(0, 15), st.integers(1, 15)))
+def test_random_three_digit_hexadecimal_windows(digits):
+    code = Code((0, *digits))
+    g = compute(code, 200)
+    tr = trajectory(g, code)
+    if tr.certified:
+        far = compute(code, max(3 * tr.certificate_depth, 260))
+        assert held_to(far, tr.final.start, tr.final.period) == far.size
+
+
+def test_arithmetic_readings():
+    code = parse("0x·8")
+    g = compute(code, 60)
+    a = arithmetic_reading(g, code)
+    assert a == Reading(1, 3, 1, 13, None, False)
+    assert pair(reading(g, code)) == (58, 1)
+
+
+def test_octal_arithmetic_readings_are_never_certified():
+    for code in SMALL:
+        a = arithmetic_reading(compute(code, 300), code)
+        assert a is None or not a.certified
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        (np.zeros(0, dtype=int), 2),
+        (np.zeros((2, 2), dtype=int), 2),
+        (np.array([0.5, 1.0]), 2),
+        (np.zeros(5, dtype=int), -1),
+        (np.zeros(5, dtype=int), "·7"),
+    ],
+)
+def test_bad_input(args):
+    with pytest.raises(UsageError):
+        reading(*args)
+
+
+@pytest.mark.parametrize("depth", [0, 6, 2.5])
+def test_bad_depth(depth):
+    with pytest.raises(UsageError):
+        reading(np.zeros(5, dtype=int), 2, depth)

@@ -1,0 +1,181 @@
+"""The trajectory of readings (SPEC.md §4): the incremental reader against rescans by definition."""
+
+import csv
+import time
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grundy import compute, family, parse
+from grundy.codes import Code
+from grundy.errors import CertificateError
+from grundy.reading import readings, trajectory
+from naive_reading import kmp_reading, naive_readings, naive_trajectory
+
+SMALL = list(family(2, d0=True))
+
+
+def read_all(g, heap0=False):
+    starts, periods = readings(g, heap0=heap0)
+    return [None if p < 0 else (int(s), int(p)) for s, p in zip(starts, periods)]
+
+
+def as_naive(tr):
+    out = tr.to_dict()
+    del out["code"], out["t"]
+    out["believed"] = tr.believed
+    return out
+
+
+@pytest.mark.parametrize("code", SMALL, ids=str)
+def test_every_depth_and_trajectory_match_rescans(code):
+    g = compute(code, 100).astype(np.int64)
+    gl = g.tolist()
+    assert read_all(g) == naive_readings(gl)
+    assert read_all(g, heap0=True) == naive_readings(gl, lo=0)
+    assert as_naive(trajectory(g, code)) == naive_trajectory(gl, code.t)
+    assert as_naive(trajectory(g, code, heap0=True)) == naive_trajectory(gl, code.t, heap0=True)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.tuples(st.sampled_from((0, 4)), st.integers(0, 7), st.integers(0, 7), st.integers(1, 7)),
+    st.integers(40, 110),
+)
+def test_random_three_digit_codes_match_rescans(digits, heaps):
+    code = Code(digits)
+    g = compute(code, heaps).astype(np.int64)
+    gl = g.tolist()
+    assert read_all(g) == naive_readings(gl)
+    assert as_naive(trajectory(g, code)) == naive_trajectory(gl, code.t)
+    assert as_naive(trajectory(g, code, heap0=True)) == naive_trajectory(gl, code.t, heap0=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 2), min_size=1, max_size=60), st.integers(1, 6))
+def test_any_sequence_reads_as_by_definition(g, period):
+    g = g + [g[i % period] if i % period < len(g) else 0 for i in range(len(g))]
+    arr = np.array(g, dtype=np.int64)
+    assert read_all(arr) == naive_readings(g)
+    assert read_all(arr, heap0=True) == naive_readings(g, lo=0)
+
+
+def test_137_anchor():
+    tr = trajectory(compute("·137", 400), "·137")
+    f = tr.final
+    assert (f.start, f.period, f.window, f.certified) == (52, 34, 175, True)
+    assert tr.certified and tr.certificate_depth == 175 and tr.last_depth == 175
+    assert tr.right_from == 120 and tr.changes == 32
+    assert tr.repetitions_needed == (175 - 52) / 34
+    assert all(fr.held_to < fr.window for fr in tr.false_readings)
+
+
+def test_45_anchor_matches_an_independent_reader():
+    g = compute("·45", 1100)
+    tr = trajectory(g, "·45")
+    assert (tr.final.start, tr.final.period, tr.certificate_depth) == (498, 20, 1038)
+    assert as_naive(tr) == naive_trajectory(g.tolist(), 2, reader=kmp_reading)
+
+
+def test_226_false_reading_breaks_before_its_window():
+    tr = trajectory(compute("·226", 120), "·226")
+    (fr,) = [fr for fr in tr.false_readings if (fr.start, fr.period) == (7, 5)]
+    assert (fr.last_depth, fr.held_to, fr.window) == (20, 20, 27)
+    assert fr.kind == "right_period_wrong_start" and fr.before_start
+    assert fr.reach == pytest.approx(20 / 27)
+
+
+def test_4_with_heap0_reaches_its_window_and_the_default_never_does():
+    g = compute("·4", 400)
+    tr = trajectory(g, "·4", heap0=True)
+    assert [(f.start, f.period, f.window, f.held_to) for f in tr.reaching][0] == (0, 1, 3, 3)
+    assert tr.false_readings[0].first_depth == 2
+    default = trajectory(g, "·4")
+    assert default.reaching == [] and default.certified
+    assert (tr.final.start, tr.final.period) == (default.final.start, default.final.period)
+
+
+def test_heap0_final_includes_heap_0_when_it_repeats():
+    """``·33`` is 0 1 2 0 1 2 …: period 3 from heap 1 by default, from heap 0 when it may."""
+    g = compute("·33", 60)
+    default, h0 = trajectory(g, "·33"), trajectory(g, "·33", heap0=True)
+    assert (default.final.start, default.final.period, default.final.window) == (1, 3, 10)
+    assert (h0.final.start, h0.final.period, h0.final.window) == (0, 3, 8)
+    assert h0.certificate_depth == default.certificate_depth == 10
+    other = trajectory(compute("4·", 60), "4·", heap0=True)
+    assert (other.final.start, other.final.period) == (1, 2)
+
+
+def test_oracle_periods(oracle_dir):
+    rows = list(csv.DictReader(open(oracle_dir / "trivial_games.csv")))
+    assert len(rows) == 82
+    for row in rows:
+        code = parse(row["code"])
+        start, period = max(int(row["periodic_from"]), 1), int(row["period"])
+        w = 2 * (start + period) + code.t
+        tr = trajectory(compute(code, w + 40), code)
+        assert tr.certified, row["code"]
+        got = (tr.final.start, tr.final.period, tr.certificate_depth)
+        assert got == (start, period, w), row["code"]
+
+
+def test_window_not_closed_reports_the_readings_so_far():
+    g = compute("·137", 150)
+    tr = trajectory(g, "·137")
+    assert not tr.certified and tr.certificate_depth is None and tr.right_from is None
+    assert tr.repetitions_needed is None and tr.last_depth == 150
+    assert (tr.final.start, tr.final.period, tr.final.certified) == (52, 34, False)
+    assert tr.to_dict()["final"] == {"start": 52, "period": 34, "window": 175}
+    assert len(tr.false_readings) == 32
+
+
+def test_no_reading_at_all():
+    tr = trajectory(np.array([0, 1, 2]), "·3")
+    assert tr.final is None and tr.first_depth is None
+    assert tr.false_readings == [] and tr.changes == 0
+
+
+def test_values_that_contradict_the_theorem_are_refused():
+    with pytest.raises(CertificateError, match="breaks at depth 6"):
+        trajectory(np.array([0, 5, 5, 5, 5, 5, 7]), "4·")
+
+
+def test_json_keys():
+    d = trajectory(compute("·226", 120), "·226").to_dict()
+    assert list(d) == [
+        "code", "t", "heaps", "final", "certified", "certificate_depth", "right_from", "changes",
+        "repetitions_needed", "false_readings",
+    ]
+    assert list(d["false_readings"][0]) == [
+        "start", "period", "first_depth", "last_depth", "held_to", "window", "reach", "kind",
+        "before_start",
+    ]
+
+
+def test_believed_counts_repetitions_at_the_last_reported_depth():
+    tr = trajectory(compute("·45", 1100), "·45")
+    assert tr.believed == {r: sum(f.last_depth - f.start >= r * f.period for f in tr.false_readings)
+                           for r in range(2, 7)}
+    assert tr.believed[2] == len(tr.false_readings)
+
+
+def test_fast_at_survey_depth():
+    g = compute("·45", 2400)
+    trajectory(g, "·45")
+    times = []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        trajectory(g, "·45")
+        times.append(time.perf_counter() - t0)
+    assert min(times) < 0.05
+
+
+@pytest.mark.slow
+def test_fast_at_depth_100000():
+    rng = np.random.default_rng(0)
+    for g in (rng.integers(0, 2, 100_000), np.tile([0, 1, 1, 2], 25_000), np.arange(100_000) // 3):
+        t0 = time.perf_counter()
+        trajectory(g, "·77")
+        assert time.perf_counter() - t0 < 10
