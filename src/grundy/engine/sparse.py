@@ -121,6 +121,34 @@ class SparseStats:
 
 
 @njit(cache=True)
+def _mark_rare(g, rx, rv, nr, ms, nm, seen, stamp):
+    """Stamp ``G(x) XOR G(m - x)`` for every rare heap ``x < m`` and every ``m`` in ``ms[:nm]``.
+
+    ``ms`` decreases; split digits go two to a pass (one load of ``x`` and
+    ``G(x)`` serves both), the larger ``m`` finishing alone on the rare heaps
+    that only it can split off.
+    """
+    for j in range(0, nm, 2):
+        m0 = ms[j]
+        m1 = ms[j + 1] if j + 1 < nm else m0
+        hi = nr
+        while hi > 0 and rx[hi - 1] >= m1:
+            hi -= 1
+        if m1 == m0:
+            for i in range(hi):
+                seen[rv[i] ^ g[m0 - rx[i]]] = stamp
+            continue
+        for i in range(hi):
+            x = rx[i]
+            v = rv[i]
+            seen[v ^ g[m0 - x]] = stamp
+            seen[v ^ g[m1 - x]] = stamp
+        for i in range(hi, nr):
+            if rx[i] < m0:
+                seen[rv[i] ^ g[m0 - rx[i]]] = stamp
+
+
+@njit(cache=True)
 def _cross_off(g, ms, nm, need, stamp, missing):
     """Scan the splits of every ``m`` in ``ms[:nm]``, crossing off the values marked in ``need``.
 
@@ -176,13 +204,7 @@ def _fill(g, n0, n1, take_all, leave_one, split, cls, sigma, pi, rx, rv, nr, rma
             if n - k >= 2:
                 ms[nm] = n - k
                 nm += 1
-        for j in range(nm):
-            m = ms[j]
-            hi = nr
-            while hi > 0 and rx[hi - 1] >= m:
-                hi -= 1
-            for i in range(hi):
-                seen[rv[i] ^ g[m - rx[i]]] = stamp
+        _mark_rare(g, rx, rv, nr, ms, nm, seen, stamp)
         cpar = 1 ^ (sigma & ((n ^ pi) & 1))
         c = 0
         while c <= cap and (seen[c] == stamp or cls[c] != cpar):
