@@ -13,6 +13,7 @@ import click
 from ..errors import GrundyError, Interrupted
 from .common import cli
 from . import values  # noqa: F401  (registers the sub-command)
+from . import periods  # noqa: F401  (registers period, readings)
 from . import rare  # noqa: F401  (registers rare, counts, ledger, rare-survey)
 
 

@@ -1,0 +1,105 @@
+"""``grundy period`` and ``grundy readings``: JSON keys, tables, plots, one-line errors."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from grundy import compute
+from grundy.reading import trajectory
+
+
+def grundy(*args):
+    return subprocess.run(
+        [sys.executable, "-m", "grundy", *args], capture_output=True, text=True, timeout=300
+    )
+
+
+def test_period_json():
+    out = grundy("period", "·137", "--heaps", "200", "--json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == {
+        "code": "·137",
+        "t": 3,
+        "heaps": 200,
+        "reading": dict(
+            start=52, period=34, saltus=0, window=175, tight_window=174, certified=True
+        ),
+    }
+
+
+def test_period_one_heap_short_is_not_certified():
+    obj = json.loads(grundy("period", "·137", "--heaps", "174", "--json").stdout)
+    assert obj["reading"]["window"] == 175 and obj["reading"]["certified"] is False
+
+
+def test_period_arithmetic_and_none():
+    obj = json.loads(grundy("period", "0x·8", "--heaps", "60", "--json").stdout)
+    assert obj["reading"] == {
+        "start": 1, "period": 3, "saltus": 1, "window": 13, "tight_window": None, "certified": False
+    }
+    assert json.loads(grundy("period", "·3", "--heaps", "2", "--json").stdout)["reading"] is None
+
+
+def test_period_heap0():
+    obj = json.loads(grundy("period", "·4", "--heaps", "3", "--heap0", "--json").stdout)
+    assert obj["reading"] == {"start": 0, "period": 1, "saltus": 0, "window": 3, "tight_window": 2,
+                              "certified": False}
+
+
+def test_period_table():
+    out = grundy("period", ".137", "--heaps", "200")
+    assert out.returncode == 0
+    assert "period 34 from heap 52" in out.stdout
+    assert "175" in out.stdout and "certified" in out.stdout
+
+
+def test_readings_json_is_the_trajectory():
+    out = grundy("readings", "·226", "--heaps", "120", "--json")
+    assert out.returncode == 0, out.stderr
+    obj = json.loads(out.stdout)
+    assert obj == json.loads(json.dumps(trajectory(compute("·226", 120), "·226").to_dict()))
+    assert obj["final"] == {"start": 21, "period": 5, "window": 55} and obj["certified"] is True
+    (fr,) = [fr for fr in obj["false_readings"] if fr["start"] == 7]
+    assert (fr["period"], fr["held_to"], fr["window"]) == (5, 20, 27)
+    assert fr["kind"] == "right_period_wrong_start"
+
+
+def test_readings_window_not_closed():
+    obj = json.loads(grundy("readings", "·137", "--heaps", "150", "--json").stdout)
+    assert obj["certified"] is False
+    assert obj["certificate_depth"] is None and obj["right_from"] is None
+    assert obj["final"] == {"start": 52, "period": 34, "window": 175}
+    assert len(obj["false_readings"]) == 32
+    out = grundy("readings", "·137", "--heaps", "150")
+    assert "has not closed by depth 150" in out.stdout
+
+
+def test_readings_table_and_plots(tmp_path):
+    for suffix in ("png", "svg"):
+        path = tmp_path / f"t137.{suffix}"
+        out = grundy("readings", "·137", "--heaps", "300", "--plot", str(path))
+        assert out.returncode == 0, out.stderr
+        assert path.stat().st_size > 1000
+    assert "right from depth 120" in out.stdout and "changes       32" in out.stdout
+    assert "dividing" in out.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["period", "·9", "--heaps", "5"],
+        ["period", "·", "--heaps", "5"],
+        ["period", "·7", "--heaps", "0"],
+        ["period", "·7"],
+        ["readings", "·130", "--heaps", "5"],
+        ["readings", "·7", "--heaps", "many"],
+        ["readings", "·7", "--heaps", "5", "--plot", "out.pdf"],
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args):
+    out = grundy(*args)
+    assert out.returncode == 2
+    assert out.stdout == ""
+    assert len(out.stderr.strip().splitlines()) == 1 and out.stderr.startswith("grundy: error:")
