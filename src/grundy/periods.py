@@ -137,12 +137,12 @@ def held_to(values, start: int, period: int, saltus: int = 0) -> int:
     breaks it, every known heap repeats and the answer is the number of
     values (it held at least that far).
     """
-    g = _as_values(values)
+    g = as_values(values)
     return int(_held_to(g, start, period, saltus))
 
 
 def _prepare(values, t, depth, heap0):
-    g = _as_values(values)
+    g = as_values(values)
     if not isinstance(t, Code) and (not isinstance(t, (int, np.integer)) or t < 0):
         raise UsageError(f"t must be a Code or a whole number >= 0, not {t!r}")
     d = g.size if depth is None else depth
@@ -151,11 +151,12 @@ def _prepare(values, t, depth, heap0):
     return g, int(d), 0 if heap0 else 1
 
 
-def _as_values(values) -> np.ndarray:
+def as_values(values) -> np.ndarray:
+    """``values`` as a one-dimensional int64 array; anything else is a :class:`UsageError`."""
     g = np.asarray(values)
     if g.ndim != 1 or g.size == 0 or not np.issubdtype(g.dtype, np.integer):
         raise UsageError("values must be a non-empty one-dimensional array of whole numbers")
-    return g.astype(np.int64, copy=False)
+    return np.ascontiguousarray(g, dtype=np.int64)
 
 
 @njit(cache=True)

@@ -25,7 +25,7 @@ from numba import njit
 
 from .codes import Code, parse
 from .errors import CertificateError
-from .periods import Reading, held_to, parts, tight_window, window
+from .periods import Reading, as_values, held_to, parts, tight_window, window
 
 KINDS = ("right_period_wrong_start", "dividing", "unrelated")
 REPETITIONS = range(2, 7)
@@ -141,7 +141,7 @@ class Trajectory:
 
 def readings(values, *, heap0: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """The reading at every depth ``0..N``: arrays ``starts`` and ``periods`` (-1 where none)."""
-    g = np.ascontiguousarray(values, dtype=np.int64)
+    g = as_values(values)
     lo = 0 if heap0 else 1
     starts = np.full(g.size + 1, -1, dtype=np.int64)
     periods = np.full(g.size + 1, -1, dtype=np.int64)
@@ -163,7 +163,7 @@ def trajectory(values, code: Code | str, *, heap0: bool = False) -> Trajectory:
     reported instead.
     """
     code = parse(code)
-    g = np.ascontiguousarray(values, dtype=np.int64)
+    g = as_values(values)
     starts, periods = readings(g)
     truth = _final_depth(starts, periods, code)
     if truth is not None:
@@ -219,7 +219,10 @@ def _final_depth(starts, periods, code) -> int | None:
         return None
     d = int(hit[0])
     if d != w[d]:
-        raise CertificateError(f"{code}: first certified at depth {d}, past its window {w[d]}")
+        raise CertificateError(
+            f"{code}: a reading is first certified at depth {d}, past its window {w[d]}; this "
+            f"contradicts the Guy–Smith theorem (values of another code, or a bug)"
+        )
     return d
 
 
