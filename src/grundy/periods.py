@@ -72,7 +72,8 @@ class Reading:
     """A reading ``(start, period)`` with its saltus (0 for a pure period) and windows.
 
     ``certified`` is true exactly when a theorem makes the period hold for
-    ever: a pure reading from ``start >= 1`` whose window has closed.
+    ever: a pure reading from ``start >= 1`` whose window has closed (the
+    final reading of a heap-0 trajectory inherits the default one's).
     ``tight_window`` is None for arithmetic readings (no theorem to tighten).
     """
 

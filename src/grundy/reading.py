@@ -85,7 +85,8 @@ class Trajectory:
     at that depth (or None), certified is False, and ``false_readings`` are
     the readings seen so far that differ from it.  With ``heap0`` the readings
     may start at heap 0; the truth they are scored against is the certified
-    default reading, written from heap 0 when heap 0 belongs to it, and false
+    default reading, written from heap 0 when heap 0 belongs to it, the
+    trajectory still ends at the default certificate depth, and false
     readings that reach their windows are reported (:attr:`reaching`), not
     raised.  ``starts`` and ``periods`` hold the reading at every depth
     ``0..heaps`` (-1 where there is none).
