@@ -262,14 +262,15 @@ def _false_readings(g, starts, periods, has, final, code) -> list[FalseReading]:
                 last_depth=int(has[e]),
                 held_to=held_to(g, rs, rp),
                 window=window(rs, rp, code),
-                kind=_kind(rp, rs, final),
+                kind=_kind(rp, final),
                 before_start=final is not None and rs < final.start,
             )
         )
     return out
 
 
-def _kind(period: int, start: int, final: Reading | None) -> str:
+def _kind(period: int, final: Reading | None) -> str:
+    """Right period (wrong start), a period dividing the final one, or unrelated."""
     if final is not None and period == final.period:
         return KINDS[0]
     if final is not None and final.period % period == 0:
