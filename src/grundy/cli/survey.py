@@ -1,0 +1,160 @@
+"""``grundy survey`` and ``grundy show``: a family into the catalogue, and one stored code."""
+
+from __future__ import annotations
+
+import time
+
+import click
+
+from ..catalogue import Catalogue
+from ..codes import family, parse
+from ..errors import CodeError, UsageError
+from .common import HEAPS, cli, emit_json, progress
+
+DEFAULT_DB = "grundy.sqlite"
+
+
+def _codes(digits, codes):
+    if codes:
+        try:
+            return [parse(c) for c in codes.split(",") if c.strip()]
+        except CodeError as exc:
+            raise UsageError(f"--codes: {exc}") from None
+    return list(family(digits))
+
+
+def _executor(workers, scheduler):
+    if scheduler:
+        try:
+            from distributed import Client
+        except ImportError:
+            raise UsageError("--scheduler needs Dask: pip install 'grundy[dask]'") from None
+        try:
+            client = Client(scheduler, timeout="10s")
+        except OSError as exc:
+            raise UsageError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+        return client.get_executor(), client
+    from ..survey import default_executor
+
+    return default_executor(workers), None
+
+
+@cli.command()
+@click.option("--digits", type=click.IntRange(1, 6), default=3, show_default=True,
+              help="Every octal code of 1..DIGITS digits.")
+@click.option("--codes", help="An explicit comma-separated list of codes instead (·137,·45).")
+@click.option("--heaps", "-n", type=HEAPS, default=2400, show_default=True)
+@click.option("--db", type=click.Path(dir_okay=False), default=DEFAULT_DB, show_default=True,
+              help="The catalogue file (SQLite); codes already in it are not recomputed.")
+@click.option("--workers", type=click.IntRange(min=1), help="Processes (default: one per core).")
+@click.option("--scheduler", help="Address of a Dask scheduler to run the codes on.")
+@click.option("--json", "as_json", is_flag=True, help="Print the tallies as one JSON object.")
+def survey(digits, codes, heaps, db, workers, scheduler, as_json):
+    """Read every code of a family to N heaps, store each in the catalogue, print the tallies."""
+    from ..survey import run
+    from ..tallies import tallies
+
+    wanted = _codes(digits, codes)
+    executor, client = _executor(workers, scheduler)
+    start = time.perf_counter()
+    with Catalogue(db) as cat:
+        done = len(cat.stored_codes(heaps, {}) & {str(c) for c in wanted})
+        try:
+            with progress(len(wanted), "survey", done) as update, executor:
+                counter = {"n": done}
+
+                def on_result(result):
+                    counter["n"] += 1
+                    update(counter["n"])
+
+                outcome = run(wanted, cat, heaps=heaps, executor=executor, on_result=on_result)
+        finally:
+            if client is not None:
+                client.close()
+        results = list(cat.results(heaps=heaps, options={}, codes={str(c) for c in wanted}))
+    summary = tallies(results)
+    summary["survey"] = {
+        "heaps": heaps,
+        "db": str(db),
+        "stored_before": outcome.stored_before,
+        "computed": outcome.computed,
+        "seconds": round(time.perf_counter() - start, 3),
+    }
+    if as_json:
+        emit_json(summary)
+    else:
+        _print_tallies(summary)
+
+
+def _print_tallies(s: dict) -> None:
+    run = s["survey"]
+    click.echo(f"survey of {s['codes']} codes to {run['heaps']:,} heaps in {run['db']} "
+               f"({run['computed']} computed, {run['stored_before']} already stored, {run['seconds']} s)")
+    click.echo(f"  settled {s['settled']}   growing {s['growing']} "
+               f"({s['distinct_sequences_growing']} distinct sequences)   "
+               f"bounded, unsettled {s['bounded_unsettled']}")
+    click.echo("scored on the settled codes:")
+    rows = [
+        ("right from the first reading", s["right_first"]),
+        ("  of those periodic from heap 1", f"{s['periodic_from_1_right_first']} of {s['periodic_from_1']}"),
+        ("  of those periodic later", f"{s['periodic_later_right_first']} of {s['periodic_later']}"),
+        ("one change", s["changes_once"]),
+        ("5 to 100 changes", s["changes_5_to_100"]),
+        ("over 150 changes", s["changes_over_150"]),
+        ("false readings", s["false_readings"]),
+        ("  started before the final start", s["false_before_start"]),
+        ("  reached their window (must be 0)", s["reached_window"]),
+        ("  median / max reach", f"{_fmt(s['median_reach'])} / {_fmt(s['max_reach'])}"),
+        ("repetitions needed (min/median/max)", _spread(s["repetitions_needed"])),
+        ("certificate - right from (min/median/max)", _spread(s["right_to_window_gap"])),
+    ]
+    width = max(len(k) for k, _ in rows)
+    for k, v in rows:
+        click.echo(f"  {k:<{width}}  {v}")
+    click.echo("  false readings by period: " + ", ".join(f"{p}: {n}" for p, n in s["false_by_period"].items()))
+    click.echo("  kinds (period > 1): " + ", ".join(f"{k} {n}" for k, n in s["kinds"].items()))
+    click.echo("  still believed by r repetitions: " + ", ".join(f"r={r}: {n}" for r, n in s["believed"].items()))
+    if s["most_convincing"]:
+        click.echo("most convincing false readings:")
+        for fr in s["most_convincing"]:
+            click.echo(f"  {fr['code']:>8}  period {fr['period']} from {fr['start']}, held to "
+                       f"{fr['held_to']} of window {fr['window']} (reach {fr['reach']:.3f})")
+    click.echo(f"heap 0 allowed: {len(s['heap0'])} false readings reach their window"
+               + "".join(f"\n  {h['code']:>8}  period {h['period']} from {h['start']}, window {h['window']}"
+                         for h in s["heap0"][:10]))
+
+
+def _fmt(x) -> str:
+    return "-" if x is None else f"{x:.3f}" if isinstance(x, float) else str(x)
+
+
+def _spread(d: dict) -> str:
+    return " / ".join(_fmt(d[k]) for k in ("min", "median", "max"))
+
+
+@cli.command()
+@click.argument("code")
+@click.option("--db", type=click.Path(dir_okay=False, exists=True), default=DEFAULT_DB, show_default=True)
+@click.option("--heaps", "-n", type=HEAPS, help="Which depth, when the code is stored at several.")
+@click.option("--json", "as_json", is_flag=True)
+def show(code, db, heaps, as_json):
+    """One code as stored in the catalogue."""
+    name = str(parse(code))
+    with Catalogue(db) as cat:
+        found = list(cat.results(heaps=heaps, codes=[name]))
+    if not found:
+        raise UsageError(f"{name} is not in {db}" + (f" at {heaps} heaps" if heaps else ""))
+    result = found[-1]
+    if as_json:
+        emit_json(result)
+        return
+    click.echo(f"{result['code']}  (t = {result['t']}), {result['heaps']:,} heaps: {result['status']}")
+    if result["status"] == "settled":
+        click.echo(f"  period {result['period']} from heap {result['start']}, window {result['window']}, "
+                   f"right from depth {result['right_from']}, {result['changes']} changes, "
+                   f"repetitions needed {result['repetitions_needed']:.2f}")
+    click.echo(f"  largest value {result['max_value']} first at heap {result['argmax']}")
+    click.echo(f"  {len(result['false_readings'])} false readings")
+    for fr in result["false_readings"]:
+        click.echo(f"    period {fr['period']} from {fr['start']}: depths {fr['first_depth']}..{fr['last_depth']}, "
+                   f"held to {fr['held_to']} of window {fr['window']} ({fr['kind']})")

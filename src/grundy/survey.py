@@ -1,0 +1,149 @@
+"""Surveys: a family of codes through the flow, over any ``concurrent.futures.Executor``.
+
+Each code is computed to ``heaps``, read (the trajectory of SPEC.md §4, with
+heap 0 excluded and, separately, allowed) and classified (§6).  Workers only
+compute; the driver process writes every result to the catalogue as it
+arrives, so an interrupted survey loses nothing it had finished.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable, Iterable
+from concurrent.futures import Executor, Future, as_completed
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import __version__
+from .catalogue import Catalogue
+from .codes import Code, parse
+from .engine import compute
+from .growth import is_growing
+from .periods import arithmetic_reading
+from .reading import trajectory
+
+DEFAULT_HEAPS = 2400
+STATUSES = ("settled", "growing", "bounded_unsettled")
+
+
+def survey_code(code: Code | str, heaps: int = DEFAULT_HEAPS) -> dict:
+    """Everything a survey stores about one code, as a JSON-ready dict."""
+    code = parse(code)
+    values = compute(code, heaps)
+    traj = trajectory(values, code)
+    heap0 = trajectory(values, code, heap0=True)
+    arith = arithmetic_reading(values, code.t)
+    if traj.certified:
+        status = "settled"
+    elif is_growing(values):
+        status = "growing"
+    else:
+        status = "bounded_unsettled"
+    final = traj.final if traj.certified else None
+    return {
+        "code": str(code),
+        "t": code.t,
+        "heaps": heaps,
+        "status": status,
+        "start": final.start if final else None,
+        "period": final.period if final else None,
+        "window": final.window if final else None,
+        "certificate_depth": traj.certificate_depth,
+        "right_from": traj.right_from,
+        "changes": traj.changes,
+        "repetitions_needed": traj.repetitions_needed,
+        "max_value": int(values.max()),
+        "argmax": int(np.argmax(values)),
+        "values_sha256": hashlib.sha256(values.astype(np.uint32).tobytes()).hexdigest(),
+        "version": __version__,
+        "false_readings": [fr.to_dict() for fr in traj.false_readings],
+        "believed": {str(r): n for r, n in traj.believed.items()},
+        "heap0_reached": [
+            {"start": fr.start, "period": fr.period, "window": fr.window}
+            for fr in heap0.false_readings
+            if fr.held_to >= fr.window
+        ],
+        "arithmetic": arith.to_dict() if arith is not None else None,
+    }
+
+
+def _survey_batch(codes: list[str], heaps: int) -> list[dict]:
+    return [survey_code(c, heaps) for c in codes]
+
+
+class SerialExecutor(Executor):
+    """Runs each task at once in this process: the executor for small surveys and tests."""
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        fut: Future = Future()
+        try:
+            fut.set_result(fn(*args, **kwargs))
+        except BaseException as exc:  # handed to the caller through the future
+            fut.set_exception(exc)
+        return fut
+
+
+def default_executor(workers: int | None = None) -> Executor:
+    """A process pool of ``workers`` (default: one per core), or serial for one worker."""
+    workers = workers or os.cpu_count() or 1
+    if workers == 1:
+        return SerialExecutor()
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+
+
+def warm_up() -> None:
+    """Compile (or load from the numba cache) every kernel before workers start."""
+    survey_code("·137", 200)
+    survey_code("4·07", 200)
+    survey_code("·6", 300)
+
+
+@dataclass
+class SurveyRun:
+    """What one call of :func:`run` did: codes asked for, already stored, computed now."""
+
+    codes: int
+    stored_before: int
+    computed: int
+
+
+def run(
+    codes: Iterable[Code | str],
+    catalogue: Catalogue,
+    *,
+    heaps: int = DEFAULT_HEAPS,
+    executor: Executor | None = None,
+    batch: int = 8,
+    on_result: Callable[[dict], None] | None = None,
+) -> SurveyRun:
+    """Survey ``codes`` into ``catalogue``, skipping those it already holds.
+
+    Codes go to ``executor`` (serial when None) in batches of ``batch``; each
+    result is written by this process as soon as its batch returns.
+    """
+    names = list(dict.fromkeys(str(parse(c)) for c in codes))
+    options: dict = {}
+    stored = catalogue.stored_codes(heaps, options)
+    todo = [c for c in names if c not in stored]
+    executor = executor or SerialExecutor()
+    warm_up()
+    futures = [
+        executor.submit(_survey_batch, todo[i : i + batch], heaps) for i in range(0, len(todo), batch)
+    ]
+    computed = 0
+    try:
+        for fut in as_completed(futures):
+            for result in fut.result():
+                catalogue.add(result, options)
+                computed += 1
+                if on_result is not None:
+                    on_result(result)
+    finally:
+        for fut in futures:
+            fut.cancel()
+    return SurveyRun(len(names), len(names) - len(todo), computed)

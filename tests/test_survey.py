@@ -1,0 +1,139 @@
+"""Surveys: identical catalogues through every executor, resumed runs, tallies by hand."""
+
+import json
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+from grundy.catalogue import Catalogue
+from grundy.survey import SerialExecutor, default_executor, run, survey_code
+from grundy.tallies import tallies
+
+SMALL = ["·137", "·226", "·07", "·6", "·45", "·2", "·3"]
+
+
+def stored(path):
+    with Catalogue(path) as cat:
+        return {r["code"]: r for r in cat.results()}
+
+
+def test_statuses_and_anchors():
+    r = survey_code("·137", 2400)
+    assert (r["status"], r["start"], r["period"], r["window"]) == ("settled", 52, 34, 175)
+    assert r["right_from"] == 120 and r["changes"] == 32
+    assert survey_code("·6", 2400)["status"] == "growing"
+    r = survey_code("·226", 2400)
+    assert any((fr["start"], fr["period"], fr["held_to"], fr["window"]) == (7, 5, 20, 27)
+               for fr in r["false_readings"])
+
+
+def test_serial_process_pool_and_dask_give_identical_catalogues(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    with Catalogue(tmp_path / "serial.sqlite") as cat:
+        run(SMALL, cat, executor=SerialExecutor())
+    with Catalogue(tmp_path / "pool.sqlite") as cat, default_executor(2) as pool:
+        run(SMALL, cat, executor=pool, batch=2)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        with distributed.Client(cluster) as client, Catalogue(tmp_path / "dask.sqlite") as cat:
+            run(SMALL, cat, executor=client.get_executor(), batch=2)
+    serial = stored(tmp_path / "serial.sqlite")
+    assert set(serial) == set(SMALL)
+    assert stored(tmp_path / "pool.sqlite") == serial
+    assert stored(tmp_path / "dask.sqlite") == serial
+
+
+def test_rerun_recomputes_nothing(tmp_path):
+    with Catalogue(tmp_path / "c.sqlite") as cat:
+        first = run(SMALL[:4], cat)
+        again = run(SMALL, cat)
+    assert (first.computed, first.stored_before) == (4, 0)
+    assert (again.computed, again.stored_before, again.codes) == (len(SMALL) - 4, 4, len(SMALL))
+
+
+def test_killed_survey_resumes_without_duplicates_or_recomputation(tmp_path):
+    db = tmp_path / "k.sqlite"
+    cmd = [sys.executable, "-m", "grundy", "survey", "--digits", "2", "--heaps", "2400",
+           "--db", str(db), "--workers", "1", "--json"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    count = 0
+    while count < 10:
+        assert proc.poll() is None and time.monotonic() < deadline
+        time.sleep(0.05)
+        if db.exists():
+            try:
+                count = sqlite3.connect(db).execute("SELECT count(*) FROM results").fetchone()[0]
+            except sqlite3.OperationalError:
+                count = 0
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    before = sqlite3.connect(db).execute("SELECT count(*) FROM results").fetchone()[0]
+    assert 10 <= before < 63
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    summary = json.loads(out.stdout)
+    assert summary["codes"] == 63
+    assert summary["survey"]["stored_before"] == before
+    assert summary["survey"]["computed"] == 63 - before
+    db_rows = sqlite3.connect(db).execute("SELECT code, count(*) FROM results GROUP BY code").fetchall()
+    assert len(db_rows) == 63 and all(n == 1 for _, n in db_rows)
+
+
+def test_tallies_by_hand():
+    results = [survey_code(c, 2400) for c in ("·137", "·6", "·2", "·3", "·226")]
+    t = tallies(results)
+    by = {r["code"]: r for r in results}
+    assert t["codes"] == 5
+    assert (t["settled"], t["growing"], t["bounded_unsettled"]) == (4, 1, 0)
+    assert t["distinct_sequences_growing"] == 1
+    # ·2 (take one, leave one: 0,1,0,1,...) and ·3 read right from the first reading.
+    assert by["·2"]["changes"] == 0 and by["·3"]["changes"] == 0
+    assert t["right_first"] == sum(by[c]["changes"] == 0 for c in ("·137", "·2", "·3", "·226"))
+    n_false = sum(len(by[c]["false_readings"]) for c in ("·137", "·2", "·3", "·226"))
+    assert t["false_readings"] == n_false and sum(t["false_by_period"].values()) == n_false
+    assert t["reached_window"] == 0
+    assert t["max_reach"] < 1
+    assert t["most_convincing"][0]["reach"] == t["max_reach"]
+    assert t["repetitions_needed"]["max"] == max(
+        by[c]["repetitions_needed"] for c in ("·137", "·2", "·3", "·226")
+    )
+    assert t["believed"][2] >= t["believed"][6]
+    keys = {"codes", "settled", "growing", "bounded_unsettled", "distinct_sequences_growing",
+            "right_first", "changes_once", "changes_5_to_100", "changes_over_150", "false_readings",
+            "false_by_period", "false_before_start", "periodic_from_1", "periodic_from_1_right_first",
+            "periodic_later", "periodic_later_right_first", "kinds", "believed", "reached_window",
+            "median_reach", "max_reach", "most_convincing", "repetitions_needed",
+            "right_to_window_gap", "heap0"}
+    assert keys <= set(t)
+
+
+def test_heap0_variant_finds_the_four():
+    # SPEC §3: with heap 0 allowed, ·4's period 1 from heap 0 reaches its window 3 and is false.
+    r = survey_code("·4", 2400)
+    assert {"start": 0, "period": 1, "window": 3} in r["heap0_reached"]
+
+
+def test_family_survey_json_via_cli(tmp_path):
+    out = subprocess.run(
+        [sys.executable, "-m", "grundy", "survey", "--codes", "·137,·6", "--db", str(tmp_path / "c"),
+         "--workers", "1", "--json"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert out.returncode == 0, out.stderr
+    summary = json.loads(out.stdout)
+    assert summary["codes"] == 2 and summary["settled"] == 1 and summary["growing"] == 1
+    show = subprocess.run([sys.executable, "-m", "grundy", "show", "·137", "--db", str(tmp_path / "c"),
+                           "--json"], capture_output=True, text=True)
+    assert json.loads(show.stdout)["period"] == 34
+    bad = subprocess.run([sys.executable, "-m", "grundy", "survey", "--codes", "·137,·9", "--db",
+                          str(tmp_path / "c")], capture_output=True, text=True)
+    assert bad.returncode == 2 and len(bad.stderr.splitlines()) == 1
+    missing = subprocess.run([sys.executable, "-m", "grundy", "show", "·77", "--db", str(tmp_path / "c")],
+                             capture_output=True, text=True)
+    assert missing.returncode == 2 and "not in" in missing.stderr
+
