@@ -34,7 +34,7 @@ def survey_code(code: Code | str, heaps: int = DEFAULT_HEAPS) -> dict:
     values = compute(code, heaps)
     traj = trajectory(values, code)
     heap0 = trajectory(values, code, heap0=True)
-    arith = arithmetic_reading(values, code.t)
+    arith = arithmetic_reading(values, code)
     if traj.certified:
         status = "settled"
     elif is_growing(values):
