@@ -49,10 +49,12 @@ def changes(settled: list[dict]):
     counts = np.array([r["changes"] for r in settled], dtype=np.int64)
     tally = [int(np.count_nonzero((counts >= lo) & (counts <= (np.inf if hi is None else hi))))
              for lo, hi in CHANGE_BINS]
-    fig, ax = plt.subplots(figsize=(7, 3.2))
+    fig, ax = plt.subplots(figsize=(8, 3.2))
     labels = [_change_label(lo, hi) for lo, hi in CHANGE_BINS]
     bars = ax.bar(labels, tally, color="tab:blue")
     ax.bar_label(bars, fontsize="small")
+    ax.margins(y=0.12)
+    ax.tick_params(axis="x", labelsize="small")
     ax.set_xlabel("reading changes before the certificate")
     ax.set_ylabel("settled codes")
     ax.set_title(f"Changes of reading per code ({len(settled)} settled codes)", fontsize="medium")
@@ -60,20 +62,31 @@ def changes(settled: list[dict]):
 
 
 def reach(settled: list[dict]):
-    """How far each false reading got towards its window (``held_to / window``), by kind."""
+    """How far each false reading got towards its window (``held_to / window``).
+
+    Period-1 readings (a value repeated once) outnumber the rest by far, so
+    they get a panel of their own; the longer periods are split by kind.
+    """
     plt = pyplot()
-    fig, ax = plt.subplots(figsize=(7, 3.2))
+    fig, (short, longer) = plt.subplots(1, 2, figsize=(10, 3.2), sharex=True)
     bins = np.linspace(0, 1, 21)
     false = [fr for r in settled for fr in r["false_readings"]]
-    stacks = [[fr["reach"] for fr in false if fr["kind"] == k] for k in KIND_COLOURS]
-    ax.hist(stacks, bins=bins, stacked=True, color=list(KIND_COLOURS.values()),
-            label=[k.replace("_", " ") for k in KIND_COLOURS])
-    ax.axvline(1, color="tab:red", linewidth=1)
-    ax.set_xlim(0, 1.02)
-    ax.set_xlabel("reach = held to / window (1 would be a certificate)")
-    ax.set_ylabel("false readings")
-    ax.legend(frameon=False, fontsize="small", loc="upper left")
-    ax.set_title(f"Reach of {len(false):,} false readings on settled codes", fontsize="medium")
+    ones = [fr["reach"] for fr in false if fr["period"] == 1]
+    short.hist(ones, bins=bins, color="tab:grey")
+    short.set_title(f"{len(ones):,} of period 1", fontsize="medium")
+    stacks = [[fr["reach"] for fr in false if fr["period"] > 1 and fr["kind"] == k] for k in KIND_COLOURS]
+    longer.hist(stacks, bins=bins, stacked=True, color=list(KIND_COLOURS.values()),
+                label=[k.replace("_", " ") for k in KIND_COLOURS])
+    longer.set_title(f"{sum(map(len, stacks)):,} of period 2 or more, by kind", fontsize="medium")
+    longer.legend(frameon=False, fontsize="small", loc="upper left")
+    for ax in (short, longer):
+        ax.axvline(1, color="tab:red", linewidth=1)
+        ax.set_xlim(0, 1.02)
+        ax.set_xlabel("reach = held to / window")
+    short.set_ylabel("false readings")
+    fig.suptitle(f"How far the false readings of {len(settled)} settled codes got (1 would be a certificate)",
+                 fontsize="medium")
+    fig.tight_layout()
     return fig
 
 
@@ -90,6 +103,7 @@ def repetitions(settled: list[dict], believed: dict):
     rs = sorted(believed, key=int)
     bars = right.bar([str(r) for r in rs], [believed[r] for r in rs], color="tab:orange")
     right.bar_label(bars, fontsize="small")
+    right.margins(y=0.12)
     right.set_xlabel("repetitions r asked for")
     right.set_ylabel("false readings believed")
     right.set_title("False readings a reader asking r still believes", fontsize="medium")
