@@ -218,7 +218,7 @@ def _rare_section(found) -> str:
     intro = (f"<p>{found.classes_tried:,} classes tried (every mask of the bits of the largest value, "
              f"both parities), counting the rare heaps in three equal stretches ({', '.join(stretches)}): "
              f"{found.thinning:,} thin, falling by more than two standard deviations from stretch to stretch."
-             f"{' The best ' + str(len(found.best)) + ', rarest last:' if found.best else ''}</p>")
+             f"{' The best ' + str(len(found.best)) + ', rarest in the last stretch first:' if found.best else ''}</p>")
     if not found.best:
         return intro
     cols = (("mask", "mask", True), ("parity", "parity", True), ("first", stretches[0], True),
