@@ -97,6 +97,18 @@ def test_prefix_chunks_and_status():
     assert "rare" in str(statuses[-1])
 
 
+def test_a_run_grows_in_place():
+    code = parse("·354")
+    run = sparse.SparseRun(code, 50_000)
+    buffer = run.g
+    for depth in (1000, 7000, 50_000):
+        values = run.extend(depth)
+        assert values.base is buffer and run.g is buffer
+    assert np.array_equal(values, compute(code, 50_000, engine="dense"))
+    with pytest.raises(UsageError):
+        run.extend(50_001)
+
+
 def test_engine_choice():
     assert choose(parse("·354")) == "sparse" and choose(parse("·354"), "sparse") == "sparse"
     assert choose(parse("·354"), "dense") == "dense"

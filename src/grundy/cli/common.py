@@ -46,12 +46,12 @@ def emit_json(obj: dict) -> None:
 def progress(total: int, description: str, done: int = 0, *, unit: str | None = None):
     """A rich progress bar on stderr, quiet when stderr is not a terminal.
 
-    Yields ``update(n, info=None)`` that sets the number of units done and,
-    when given, a short status text shown after the bar.  With ``unit`` the
-    bar also shows the rate (``unit``/s).
+    Yields ``update(n, info=None, total=None)`` that sets the number of units
+    done and, when given, a short status text shown after the bar and a new
+    total.  With ``unit`` the bar also shows the rate (``unit``/s).
     """
     if not sys.stderr.isatty():
-        yield lambda n, info=None: None
+        yield lambda n, info=None, total=None: None
         return
     from rich.console import Console
     from rich.progress import (
@@ -85,10 +85,8 @@ def progress(total: int, description: str, done: int = 0, *, unit: str | None = 
     with bar:
         task = bar.add_task(description, total=total, completed=done, info="")
 
-        def update(n: int, info: str | None = None) -> None:
-            if info is None:
-                bar.update(task, completed=n)
-            else:
-                bar.update(task, completed=n, info=info)
+        def update(n: int, info: str | None = None, total: int | None = None) -> None:
+            fields = {"info": info} if info is not None else {}
+            bar.update(task, completed=n, total=total, **fields)
 
         yield update
