@@ -68,6 +68,7 @@ def compute_resumable(
     reused = seq.depth
     if seq.depth >= heaps:
         return seq, reused
+    name = choose(code, engine)
     last = time.monotonic()
 
     def on_chunk(values: np.ndarray) -> None:
@@ -76,12 +77,12 @@ def compute_resumable(
             on_progress(values.size)
         now = time.monotonic()
         if now - last >= every and values.size < heaps:
-            Sequence(code, values.copy(), seq.engine).save(path)
+            Sequence(code, values.copy(), name).save(path)
             last = now
 
     values, _ = compute_with_stats(
         code, heaps, engine=engine, prefix=seq.values, on_chunk=on_chunk, on_status=on_status
     )
-    out = Sequence(code, values, choose(code, engine))
+    out = Sequence(code, values, name)
     out.save(path)
     return out, reused
