@@ -17,6 +17,7 @@ from numba import njit
 
 from grundy.codes import parse
 from grundy.engine import compute
+from grundy.engine.moves import _mark_small_moves
 from grundy.engine.reference import grundy_values
 
 
@@ -26,12 +27,7 @@ def _plain_loop(g, take_all, leave_one, split):
     seen = np.zeros(1 << 16, dtype=np.int64)
     for n in range(1, g.shape[0]):
         stamp = n + 1
-        for k in take_all:
-            if n == k:
-                seen[0] = stamp
-        for k in leave_one:
-            if n - k >= 1:
-                seen[g[n - k]] = stamp
+        _mark_small_moves(g, n, take_all, leave_one, seen, stamp)
         for k in split:
             m = n - k
             for a in range(1, m // 2 + 1):

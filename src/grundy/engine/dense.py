@@ -26,6 +26,7 @@ import numpy as np
 from numba import njit
 
 from ..errors import ValueRangeError
+from .moves import _mark_small_moves, _split_sizes
 
 BLOCK = 128
 """Pairs in the first vectorised block of a scan; a found candidate costs one block of marking."""
@@ -125,17 +126,8 @@ def _fill(g, r, n0, n1, take_all, leave_one, split, seen, cap, cbox):
     top = cbox[1]
     for n in range(n0, n1):
         stamp = n + 1
-        for k in take_all:
-            if n == k:
-                seen[0] = stamp
-        for k in leave_one:
-            if n - k >= 1:
-                seen[g[n - k]] = stamp
-        nm = 0
-        for k in split:
-            if n - k >= 2:
-                ms[nm] = n - k
-                nm += 1
+        _mark_small_moves(g, n, take_all, leave_one, seen, stamp)
+        nm = _split_sizes(n, split, ms)
         c = 0
         while True:
             while seen[c] == stamp:
@@ -159,12 +151,7 @@ def _fill_hex(g, n0, n1, take_all, leave_one, split, split3, seen, cap):
     """
     for n in range(n0, n1):
         stamp = n + 1
-        for k in take_all:
-            if n == k:
-                seen[0] = stamp
-        for k in leave_one:
-            if n - k >= 1:
-                seen[g[n - k]] = stamp
+        _mark_small_moves(g, n, take_all, leave_one, seen, stamp)
         for k in split:
             m = n - k
             for a in range(1, m // 2 + 1):
