@@ -1,0 +1,363 @@
+"""Issue 8, question 4: the codes a sweep to 2,400 heaps leaves unsettled, settled further.
+
+    python docs/findings/unsettled.py --out docs/findings/            # 1..3 digits, 6 s a code
+    python docs/findings/unsettled.py --out /tmp/f --quick            # 1..2 digits, 0.5 s a code
+
+Surveys the family to 2,400 heaps (a catalogue in the cache, reused), runs
+:func:`grundy.cli.settle.settle` on every code left unsettled with a CPU-time
+budget per code, and compares the outcome with the published lists of
+solved, trivial and unsolved octal games (``data/tczajka_*.csv``, see
+``data/README.md``).  Writes ``unsettled.md``, ``unsettled.json`` and the
+figures under ``unsettled/``.  Each code's outcome is kept in the cache
+(``$GRUNDY_CACHE/findings/``), so a rerun skips the codes already done.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from grundy import survey
+from grundy.catalogue import Catalogue
+from grundy.checkpoint import cache_dir, file_stem
+from grundy.cli.settle import settle
+from grundy.codes import family, parse
+from grundy.figures import pyplot, save
+
+HERE = Path(__file__).resolve().parent
+DATA = HERE / "data"
+SURVEY_HEAPS = 2400
+MAX_HEAPS = 10**8
+
+
+class OutOfTime(Exception):
+    """Raised from settle's callbacks when a code has used its CPU-time budget."""
+
+
+def settle_within(code, budget: float) -> dict:
+    """Settle ``code`` within ``budget`` CPU seconds: settle's JSON, or where the run stood."""
+    t0 = time.process_time()
+    last = {}
+
+    def check(*_):
+        if time.process_time() - t0 > budget:
+            raise OutOfTime
+
+    def status(s):
+        last.update(
+            heaps=s.heaps, mask=None if s.mask is None else str(s.mask), rare_heaps=s.rare_heaps
+        )
+        check()
+
+    try:
+        done = settle(code, MAX_HEAPS, on_depth=check, on_chunk=check, on_status=status)
+        out = done.to_dict()
+        if done.stats is not None:
+            out["mask"] = f"{done.stats.mask}{'+position' if done.stats.position else ''}"
+    except OutOfTime:
+        out = {"code": str(code), "t": code.t, "settled": False, "start": None, "period": None,
+               "window": None, "heaps": last.get("heaps"), "mask": last.get("mask"),
+               "rare_heaps": last.get("rare_heaps"), "last_rare": None}  # fmt: skip
+    out["cpu_seconds"] = round(time.process_time() - t0, 2)
+    return out
+
+
+def published() -> tuple[dict, dict]:
+    """The lookup (code to its equivalent listed game) and the listed games, from ``data/``."""
+    with open(DATA / "tczajka_lookup.csv") as f:
+        lookup = {r["code"]: r["equivalent"] for r in csv.DictReader(f)}
+    with open(DATA / "tczajka_games.csv") as f:
+        games = {r["game"]: r for r in csv.DictReader(f)}
+    return lookup, games
+
+
+def mask_text(mask: str | None) -> str | None:
+    """A published mask (hexadecimal, ``1+pos`` for the position variant) in this toolkit's form."""
+    if not mask:
+        return None
+    bits, _, pos = mask.partition("+")
+    return f"{int(bits, 16)}{'+position' if pos else ''}"
+
+
+def compare(row: dict, lookup: dict, games: dict) -> dict:
+    """Our outcome against the published entry of the code's equivalent game.
+
+    Returns the equivalent game, its published status and numbers, and every
+    disagreement as a sentence.  Masks and rare counts are compared only where
+    the code is itself the listed game (an equivalent game may shift heaps).
+    """
+    name = row["code"].replace("·", ".")
+    game = lookup.get(name, name)
+    entry = games.get(game)
+    pub = entry["status"] if entry else "not listed"
+    out = {"equivalent": game, "published": pub, "disagreements": []}
+    say = out["disagreements"].append
+    if entry is None:
+        say(f"{game} is in none of the published lists")
+        return out
+    if pub in ("solved", "trivial"):
+        out.update(published_start=int(entry["prefix"]), published_period=int(entry["period"]))
+    if entry["rare_mask"]:
+        out.update(
+            published_mask=mask_text(entry["rare_mask"]),
+            published_rare=int(entry["num_rare"]),
+            published_last_rare=int(entry["last_rare"]),
+        )
+    if row["settled"] and pub == "unsolved":
+        say(f"settled here, period {row['period']:,} from heap {row['start']:,}; listed unsolved")
+    elif row["settled"]:
+        if row["period"] != out["published_period"]:
+            say(f"period {row['period']:,} here, {out['published_period']:,} published for {game}")
+        if row["start"] != out["published_start"]:
+            say(f"start {row['start']:,} here, {out['published_start']:,} published for {game}")
+    elif pub in ("solved", "trivial"):
+        say(
+            f"open here within the budget ({row['heaps']:,} heaps); published {pub} for {game}: "
+            f"period {out['published_period']:,} from heap {out['published_start']:,}"
+        )
+    if row["settled"] and row["mask"] is not None and game == name and "published_mask" in out:
+        if row["mask"] != out["published_mask"]:
+            say(f"mask {row['mask']} here, {out['published_mask']} published")
+        out["rare_offset"] = out["published_rare"] - row["rare_heaps"]
+        if out["rare_offset"] not in (0, 1):
+            say(
+                f"{row['rare_heaps']} rare heaps here (heaps 1 and up), "
+                f"{out['published_rare']} published"
+            )
+        if row["last_rare"] != out["published_last_rare"]:
+            say(
+                f"last rare heap {row['last_rare']:,} here, {out['published_last_rare']:,} published"
+            )
+    return out
+
+
+def run(out_dir: Path, digits: int, budget: float, cache: Path) -> dict:
+    """Survey, settle the unsettled codes, compare; returns every number the page states."""
+    cache.mkdir(parents=True, exist_ok=True)
+    with Catalogue(cache / f"survey-{digits}-{SURVEY_HEAPS}.sqlite") as cat:
+        survey.run(family(digits), cat, heaps=SURVEY_HEAPS)
+        swept = list(cat.results(heaps=SURVEY_HEAPS, options={}))
+    open_codes = [r for r in swept if r["status"] != "settled"]
+    store = cache / f"settle-{budget:g}s"
+    store.mkdir(exist_ok=True)
+    lookup, games = published()
+    rows = []
+    t_start = time.monotonic()
+    for i, r in enumerate(open_codes, 1):
+        code = parse(r["code"])
+        path = store / f"{file_stem(code)}.json"
+        if path.exists():
+            row = json.loads(path.read_text())
+        else:
+            row = settle_within(code, budget)
+            path.write_text(json.dumps(row, ensure_ascii=False))
+        row["survey_status"] = r["status"]
+        row.update(compare(row, lookup, games))
+        rows.append(row)
+        what = (f"period {row['period']:,} from {row['start']:,}" if row["settled"]
+                else f"open at {row['heaps'] or 0:,} heaps")  # fmt: skip
+        print(f"[{i}/{len(open_codes)}] {row['code']:6} {what}  ({row['cpu_seconds']} s cpu, "
+              f"{time.monotonic() - t_start:.0f} s so far)", file=sys.stderr)  # fmt: skip
+    settled = [r for r in rows if r["settled"]]
+    result = {
+        "digits": digits,
+        "survey_heaps": SURVEY_HEAPS,
+        "family": len(swept),
+        "unsettled": len(open_codes),
+        "growing": sum(r["survey_status"] == "growing" for r in rows),
+        "bounded_unsettled": sum(r["survey_status"] == "bounded_unsettled" for r in rows),
+        "budget_cpu_seconds": budget,
+        "max_heaps": MAX_HEAPS,
+        "settled": len(settled),
+        "open": len(rows) - len(settled),
+        "settled_growing": sum(r["survey_status"] == "growing" for r in settled),
+        "largest_start": max((r["start"] for r in settled), default=None),
+        "largest_period": max((r["period"] for r in settled), default=None),
+        "largest_window": max((r["window"] for r in settled), default=None),
+        "cpu_seconds_total": round(sum(r["cpu_seconds"] for r in rows), 1),
+        "published_status": dict(Counter(r["published"] for r in rows)),
+        "outcome_by_published": dict(
+            Counter(f"{'settled' if r['settled'] else 'open'} / {r['published']}" for r in rows)
+        ),
+        "rare_count_heap0": [r["code"] for r in rows if r.get("rare_offset") == 1],
+        "codes_disagreeing": sum(bool(r["disagreements"]) for r in rows),
+        "disagreements": sum(len(r["disagreements"]) for r in rows),
+        "codes": rows,
+    }
+    figures(result, out_dir / "unsettled")
+    return result
+
+
+def figures(result: dict, where: Path) -> None:
+    """Start against period of the codes settled here, and outcome by published status."""
+    plt = pyplot()
+    settled = [r for r in result["codes"] if r["settled"]]
+    fig, ax = plt.subplots(figsize=(6, 4.5))
+    if settled:
+        ax.scatter([r["start"] for r in settled], [r["period"] for r in settled], s=14)
+        for r in settled:
+            ax.annotate(r["code"], (r["start"], r["period"]), fontsize=6, alpha=0.7)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+    ax.set_xlabel("start (preperiod)")
+    ax.set_ylabel("period")
+    ax.set_title(f"{len(settled)} codes settled past {result['survey_heaps']:,} heaps")
+    save(fig, where / "settled.png")
+
+    cats = sorted({r["published"] for r in result["codes"]})
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    for j, outcome in enumerate((True, False)):
+        n = [
+            sum(r["settled"] == outcome and r["published"] == c for r in result["codes"])
+            for c in cats
+        ]
+        ax.bar([i + 0.4 * j for i in range(len(cats))], n, width=0.4,
+               label="settled here" if outcome else "open here")  # fmt: skip
+    ax.set_xticks([i + 0.2 for i in range(len(cats))], [f"published {c}" for c in cats])
+    ax.set_ylabel("codes")
+    ax.legend(frameon=False)
+    ax.set_title(f"{result['unsettled']} codes unsettled at {result['survey_heaps']:,} heaps")
+    save(fig, where / "published.png")
+
+
+def here(x: dict) -> str:
+    """Our outcome for one code, in a few words."""
+    if x["settled"]:
+        return f"period {x['period']:,} from {x['start']:,}"
+    return f"open at {x['heaps'] or 0:,} heaps"
+
+
+def page(result: dict) -> str:
+    """The Markdown page, every number taken from ``result``."""
+    r = result
+    rows = r["codes"]
+    L = [
+        "# The codes a sweep to 2,400 heaps leaves unsettled",
+        "",
+        (
+            f"Generated by `python docs/findings/unsettled.py` (codes of 1..{r['digits']} digits; "
+            "[data/README.md](data/README.md) says where the published lists come from)."
+        ),
+        "",
+        (
+            f"A survey of the {r['family']} codes of 1..{r['digits']} digits to "
+            f"{r['survey_heaps']:,} heaps leaves {r['unsettled']} unsettled ({r['growing']} growing, "
+            f"{r['bounded_unsettled']} bounded). `grundy settle` ran on each with a budget of "
+            f"{r['budget_cpu_seconds']:g} CPU seconds per code ({r['cpu_seconds_total']:,} CPU seconds "
+            f"in all): **{r['settled']} settle** ({r['settled_growing']} of them growing at "
+            f"{r['survey_heaps']:,} heaps) and **{r['open']} stay open**."
+        ),
+    ]
+    if r["settled"]:
+        L.append(
+            f"The longest preperiod settled is {r['largest_start']:,} heaps, the longest period "
+            f"{r['largest_period']:,}, the deepest certificate {r['largest_window']:,} heaps."
+        )
+    L += [
+        "",
+        "![start and period](unsettled/settled.png)",
+        "",
+        "## Comparison with the published lists",
+        "",
+        (
+            "Each code is looked up as its equivalent game (tczajka/octal-games, GameLookup.md), then "
+            "in the lists of solved, trivial and unsolved games. Codes by outcome here and status there:"
+        ),
+        "",
+        "| outcome here / published | codes |",
+        "|---|---:|",
+    ]
+    L += [f"| {k} | {n} |" for k, n in sorted(r["outcome_by_published"].items())]
+    L += ["", "![outcome by published status](unsettled/published.png)", ""]
+    dis = [x for x in rows if x["disagreements"]]
+    if dis:
+        L += [
+            f"**{r['disagreements']} disagreements on {r['codes_disagreeing']} codes** (every one):",
+            "",
+            "| code | equivalent | here | disagreement |",
+            "|---|---|---|---|",
+        ]
+        L += [
+            f"| {x['code']} | {x['equivalent']} | {here(x)} | {'; '.join(x['disagreements'])} |"
+            for x in dis
+        ]
+    else:
+        L.append(
+            "**No disagreements**: every code settled here has its published period and start, "
+            "and every code left open is listed unsolved."
+        )
+    offset = r["rare_count_heap0"]
+    L += [
+        "",
+        (
+            "A start that differs for an *equivalent* game is expected where the equivalence shifts "
+            "heap sizes (GameLookup.md: a game that may not take a 1-heap is its equivalent with "
+            "heaps one smaller); the period must agree."
+        ),
+    ]
+    if offset:
+        L.append(
+            f"For {len(offset)} settled codes ({', '.join(offset)}) the published count of rare "
+            "heaps is one more than ours, with the same mask: ours counts heaps 1 and up, and the "
+            "published count holds heap 0 too (worth 0, rare in that convention). Not counted as "
+            "a disagreement."
+        )
+    L += [
+        "",
+        "## Settled here",
+        "",
+        "| code | start | period | window | mask | rare heaps | last rare | published |",
+        "|---|---:|---:|---:|---|---:|---:|---|",
+    ]
+    L += [
+        f"| {x['code']} | {x['start']:,} | {x['period']:,} | {x['window']:,} | {x['mask']} | "
+        f"{x['rare_heaps']} | {x['last_rare'] if x['last_rare'] is not None else ''} | "
+        f"{x['published']} ({x['equivalent']}) |"
+        for x in rows
+        if x["settled"]
+    ]
+    L += [
+        "",
+        "## Still open",
+        "",
+        (
+            "Where the run stood when its budget ran out: heaps computed, the sparse engine's mask "
+            "(none: the dense kernel, no mask paid) and its rare heaps."
+        ),
+        "",
+        "| code | survey | heaps | mask | rare heaps | published |",
+        "|---|---|---:|---|---:|---|",
+    ]
+    L += [
+        f"| {x['code']} | {x['survey_status']} | {x['heaps'] or 0:,} | {x['mask'] or 'none'} | "
+        f"{x['rare_heaps'] if x['mask'] else ''} | {x['published']} ({x['equivalent']}) |"
+        for x in rows
+        if not x["settled"]
+    ]
+    return "\n".join(L) + "\n"
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, default=HERE, help="where the page goes (default: here)")
+    ap.add_argument("--quick", action="store_true", help="codes of 1..2 digits, 0.5 s a code")
+    ap.add_argument("--budget", type=float, help="CPU seconds per code (default 6, quick 0.5)")
+    ap.add_argument("--cache", type=Path, help="default: $GRUNDY_CACHE/findings")
+    args = ap.parse_args(argv)
+    budget = args.budget or (0.5 if args.quick else 6.0)
+    cache = args.cache or cache_dir() / "findings"
+    result = run(args.out, 2 if args.quick else 3, budget, cache)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "unsettled.json").write_text(
+        json.dumps(result, indent=1, ensure_ascii=False) + "\n"
+    )
+    (args.out / "unsettled.md").write_text(page(result))
+
+
+if __name__ == "__main__":
+    main()

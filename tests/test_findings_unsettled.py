@@ -1,0 +1,57 @@
+"""docs/findings/unsettled.py: the comparison with the published lists, and a reduced run's page."""
+
+from __future__ import annotations
+
+import pytest
+
+from findings_check import load, script, unexplained
+
+unsettled = script("unsettled")
+LOOKUP, GAMES = unsettled.published()
+
+
+def row(code, settled=True, start=None, period=None, mask=None, rare=None, last=None, heaps=1000):
+    return {"code": code, "settled": settled, "start": start, "period": period, "mask": mask,
+            "rare_heaps": rare, "last_rare": last, "heaps": heaps}  # fmt: skip
+
+
+def test_the_published_data_is_whole():
+    assert len(LOOKUP) == 511
+    assert all(LOOKUP[c] == c or LOOKUP[c] in GAMES or LOOKUP[c] == "4" for c in LOOKUP)
+    assert GAMES[".354"]["prefix"] == "10061916" and GAMES[".354"]["period"] == "1180"
+
+
+def test_agreement_with_a_solved_game_and_heap_zero_in_the_rare_count():
+    out = unsettled.compare(row("·16", True, 105351, 149459, "30", 52, 13935), LOOKUP, GAMES)
+    assert out["published"] == "solved" and out["disagreements"] == []
+    assert out["rare_offset"] == 1
+
+
+def test_every_kind_of_disagreement_is_reported():
+    assert unsettled.compare(row("·6", True, 10, 4), LOOKUP, GAMES)["disagreements"]
+    wrong = unsettled.compare(row("·16", True, 105350, 149460, "31", 60, 1), LOOKUP, GAMES)
+    assert len(wrong["disagreements"]) == 5
+    assert unsettled.compare(row("·16", False), LOOKUP, GAMES)["disagreements"]
+    assert unsettled.compare(row("·6", False), LOOKUP, GAMES)["disagreements"] == []
+
+
+def test_an_equivalent_game_is_looked_up():
+    out = unsettled.compare(row("·37", False), LOOKUP, GAMES)
+    assert out["equivalent"] == ".6" and out["published"] == "unsolved"
+
+
+@pytest.mark.slow
+def test_reduced_run(tmp_path):
+    unsettled.main(
+        ["--quick", "--budget", "0.2", "--out", str(tmp_path), "--cache", str(tmp_path / "c")]
+    )
+    page, r = load(tmp_path, "unsettled")
+    assert unexplained(page, r, (1, 2, 2400)) == []
+    assert r["settled"] + r["open"] == r["unsettled"] == len(r["codes"])
+    assert r["disagreements"] == sum(len(c["disagreements"]) for c in r["codes"])
+    for x in r["codes"]:
+        assert f"| {x['code']} |" in page
+        for d in x["disagreements"]:
+            assert d in page
+    for f in ("settled.png", "published.png"):
+        assert (tmp_path / "unsettled" / f).stat().st_size > 1000
