@@ -56,6 +56,7 @@ from numba import njit
 
 from ..errors import UsageError, ValueRangeError
 from . import dense
+from .chunks import CHUNK_SECONDS, FIRST_CHUNK, next_chunk
 
 DTYPES = dense.DTYPES
 MAX_VALUE = dense.MAX_VALUE
@@ -238,8 +239,10 @@ def _fill(g, n0, n1, take_all, leave_one, split, cls, sigma, pi, rx, rv, nr, rma
 
 @njit(cache=True)
 def _histogram(g, n, size, position):
-    """How many heaps ``1..n-1`` hold each value; with ``position``, each (value, heap parity) pair
-    (index ``v + size * (x & 1)``)."""
+    """How many heaps ``1..n-1`` hold each value ``v``.
+
+    With ``position``, each (value, heap parity) pair, at ``v + size·(x & 1)``.
+    """
     h = np.zeros(2 * size if position else size, dtype=np.int64)
     for x in range(1, n):
         h[g[x] + (size * (x & 1) if position else 0)] += 1
@@ -501,7 +504,7 @@ class SparseRun:
         heaps: int,
         on_chunk: Callable[[np.ndarray], None] | None = None,
         on_status: Callable[[Status], None] | None = None,
-        chunk_seconds: float = 0.25,
+        chunk_seconds: float = CHUNK_SECONDS,
     ) -> np.ndarray:
         """Compute up to ``heaps`` heaps in place; returns :attr:`values`.
 
@@ -510,7 +513,7 @@ class SparseRun:
         """
         if heaps > self.g.size:
             raise UsageError(f"this run holds {self.g.size} heaps, not {heaps}")
-        chunk = 1024
+        chunk = FIRST_CHUNK
         while self.n < heaps:
             if self._due():
                 self._choose()
@@ -521,8 +524,8 @@ class SparseRun:
                 t0, n0 = time.perf_counter(), self.n
                 self._sparse_to(min(heaps, self.n + chunk))
                 elapsed = time.perf_counter() - t0
-                if elapsed > 0 and self.n > n0:
-                    chunk = int(min(max((self.n - n0) * chunk_seconds / elapsed, 64), 1 << 24))
+                if self.n > n0:
+                    chunk = next_chunk(self.n - n0, elapsed, chunk_seconds)
                 if on_chunk is not None:
                     on_chunk(self.values)
             if on_status is not None:
