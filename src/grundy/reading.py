@@ -14,6 +14,14 @@ Runs are found period by period, testing ``G(y) = G(y + p)`` only at every
 agreements both ways from there.  A run of period ``q`` also agrees with
 period ``kq`` over exactly the same stretch; it is recorded once, under
 ``q``, and skipped when ``kq`` comes, so a long periodic tail is walked once.
+
+The **arithmetic** reading (SPEC.md §5, saltus ``S > 0``) is found the same
+way on the differences ``D_p(i) = G(i + p) - G(i)``: a run is a maximal
+stretch ``[i, j]`` on which ``D_p`` is constant over ``i..j-p``, with
+``j - i + 1 >= 2p``.  Every sample of ``D_p`` starts a stretch, only the
+stretches with ``S > 0`` are read, and a multiple ``kp`` of a run's period
+has ``D_{kp}`` constant (``kS``) over the same heaps and breaking at the same
+ends, so the skipping of multiples carries over unchanged.
 """
 
 from __future__ import annotations
@@ -40,7 +48,8 @@ class FalseReading:
     breaks the period (the number of values known if none does);
     ``reach = held_to / window`` is how far it got towards a certificate.
     ``kind`` compares it with the final reading; ``before_start`` says it
-    started before the final start.
+    started before the final start.  ``saltus`` is 0 for a pure reading and
+    ``G(start + period) - G(start) > 0`` for an arithmetic one (SPEC.md §5).
     """
 
     start: int
@@ -51,6 +60,7 @@ class FalseReading:
     window: int
     kind: str
     before_start: bool
+    saltus: int = 0
 
     @property
     def reach(self) -> float:
@@ -62,8 +72,8 @@ class FalseReading:
         return self.last_depth - self.start >= r * self.period
 
     def to_dict(self) -> dict:
-        """The JSON form (SPEC.md key names)."""
-        return {
+        """The JSON form (SPEC.md key names; ``saltus`` only for an arithmetic reading)."""
+        out = {
             "start": self.start,
             "period": self.period,
             "first_depth": self.first_depth,
@@ -74,6 +84,9 @@ class FalseReading:
             "kind": self.kind,
             "before_start": self.before_start,
         }
+        if self.saltus:
+            out["saltus"] = self.saltus
+        return out
 
 
 @dataclass
@@ -90,6 +103,13 @@ class Trajectory:
     readings that reach their windows are reported (:attr:`reaching`), not
     raised.  ``starts`` and ``periods`` hold the reading at every depth
     ``0..heaps`` (-1 where there is none).
+
+    With ``arithmetic`` the readings are arithmetic ones (saltus > 0, SPEC.md
+    §5) over the same depths, scored against the pure truth: ``final`` and
+    the certificate stay the pure ones, every arithmetic reading is a false
+    reading (no theorem certifies one of an octal code), ``right_from`` is
+    None, and readings that hold to their (pure) windows are reported in
+    :attr:`reaching`, not raised.
     """
 
     code: Code
@@ -105,6 +125,7 @@ class Trajectory:
     last_depth: int
     starts: np.ndarray = field(repr=False)
     periods: np.ndarray = field(repr=False)
+    arithmetic: bool = False
 
     @property
     def repetitions_needed(self) -> float | None:
@@ -120,7 +141,8 @@ class Trajectory:
 
     @property
     def reaching(self) -> list[FalseReading]:
-        """The false readings that held to their windows (only ever non-empty with ``heap0``)."""
+        """The false readings that held to their windows (only ever non-empty with ``heap0`` or
+        ``arithmetic``)."""
         return [f for f in self.false_readings if f.held_to >= f.window]
 
     def to_dict(self) -> dict:
@@ -140,28 +162,36 @@ class Trajectory:
         }
 
 
-def readings(values, *, heap0: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """The reading at every depth ``0..N``: arrays ``starts`` and ``periods`` (-1 where none)."""
+def readings(
+    values, *, heap0: bool = False, arithmetic: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
+    """The reading at every depth ``0..N``: arrays ``starts`` and ``periods`` (-1 where none).
+
+    With ``arithmetic`` the arithmetic readings (saltus > 0, SPEC.md §5).
+    """
     g = as_values(values)
     lo = 0 if heap0 else 1
     starts = np.full(g.size + 1, -1, dtype=np.int64)
     periods = np.full(g.size + 1, -1, dtype=np.int64)
     if g.size > lo:
-        s, p = _readings(g[lo:])
+        s, p = _readings(g[lo:], arithmetic)
         found = s >= 0
         starts[lo + 1 :][found] = s[found] + lo
         periods[lo + 1 :][found] = p[found]
     return starts, periods
 
 
-def trajectory(values, code: Code | str, *, heap0: bool = False) -> Trajectory:
+def trajectory(
+    values, code: Code | str, *, heap0: bool = False, arithmetic: bool = False
+) -> Trajectory:
     """The trajectory of ``code`` read on ``values`` (``G(0..N-1)``), SPEC.md §4.
 
     Raises :class:`CertificateError` when the values contradict the Guy–Smith
     theorem (a bug, or values of another code): a certified reading that a
     later value breaks, or a false reading that held to its window.  With
     ``heap0`` false readings that reach their windows are expected and are
-    reported instead.
+    reported instead; so are arithmetic ones with ``arithmetic`` (no theorem
+    certifies them, see :class:`Trajectory`).
     """
     code = parse(code)
     g = as_values(values)
@@ -178,14 +208,16 @@ def trajectory(values, code: Code | str, *, heap0: bool = False) -> Trajectory:
     if heap0:
         starts, periods = readings(g, heap0=True)
     last = g.size if truth is None else truth
-    has = np.flatnonzero(periods[: last + 1] >= 0)
-    first = int(has[0]) if has.size else None
     final = None
     if periods[last] >= 0:
         s, p = int(starts[last]), int(periods[last])
         final = Reading(s, p, 0, window(s, p, code), tight_window(s, p, code), truth is not None)
-    false = _false_readings(g, starts, periods, has, final, code)
-    if not heap0:
+    if arithmetic:
+        starts, periods = readings(g, heap0=heap0, arithmetic=True)
+    has = np.flatnonzero(periods[: last + 1] >= 0)
+    first = int(has[0]) if has.size else None
+    false = _false_readings(g, starts, periods, has, final, code, arithmetic)
+    if not (heap0 or arithmetic):
         for f in false:
             if f.held_to >= f.window:
                 raise CertificateError(
@@ -200,13 +232,14 @@ def trajectory(values, code: Code | str, *, heap0: bool = False) -> Trajectory:
         final=final,
         certified=truth is not None,
         certificate_depth=truth,
-        right_from=None if truth is None else _right_from(starts, periods, has, last),
+        right_from=None if truth is None or arithmetic else _right_from(starts, periods, has, last),
         changes=_changes(starts, periods, has),
         false_readings=false,
         first_depth=first,
         last_depth=last,
         starts=starts,
         periods=periods,
+        arithmetic=arithmetic,
     )
 
 
@@ -241,8 +274,9 @@ def _right_from(starts, periods, has, last) -> int:
     return int(depths[wrong[-1]] + 1) if wrong.size else int(has[0])
 
 
-def _false_readings(g, starts, periods, has, final, code) -> list[FalseReading]:
-    """Every maximal run of consecutive depths reading the same ``(s, p)`` other than ``final``."""
+def _false_readings(g, starts, periods, has, final, code, arithmetic) -> list[FalseReading]:
+    """Every maximal run of consecutive depths reading the same ``(s, p)`` other than ``final``
+    (every one, when the readings are ``arithmetic``)."""
     if not has.size:
         return []
     s, p = starts[has], periods[has]
@@ -252,18 +286,20 @@ def _false_readings(g, starts, periods, has, final, code) -> list[FalseReading]:
     out = []
     for b, e in zip(begins.tolist(), ends.tolist()):
         rs, rp = int(s[b]), int(p[b])
-        if final is not None and (rs, rp) == (final.start, final.period):
+        if not arithmetic and final is not None and (rs, rp) == (final.start, final.period):
             continue
+        saltus = int(g[rs + rp] - g[rs]) if arithmetic else 0
         out.append(
             FalseReading(
                 start=rs,
                 period=rp,
                 first_depth=int(has[b]),
                 last_depth=int(has[e]),
-                held_to=held_to(g, rs, rp),
+                held_to=held_to(g, rs, rp, saltus),
                 window=window(rs, rp, code),
                 kind=_kind(rp, final),
                 before_start=final is not None and rs < final.start,
+                saltus=saltus,
             )
         )
     return out
@@ -295,14 +331,16 @@ def _grow(a, n):
 
 
 @njit(cache=True)
-def _runs(x):
-    """Every run of ``x``: arrays ``i, j, p``, each a maximal ``[i, j]`` of smallest period ``p``
-    and length ``j - i + 1 >= 2p``."""
+def _runs(x, arithmetic):
+    """Every run of ``x``: arrays ``i, j, p, saltus``, each a maximal ``[i, j]`` of smallest
+    period ``p`` and length ``j - i + 1 >= 2p`` (``x[k + p] - x[k]`` constant, the saltus, for
+    ``i <= k <= j - p``; 0 unless ``arithmetic``)."""
     n = x.size
     half = n // 2
     run_i = np.empty(16, np.int64)
     run_j = np.empty(16, np.int64)
     run_p = np.empty(16, np.int64)
+    run_s = np.empty(16, np.int64)
     nruns = 0
     head = np.full(half + 1, -1, np.int64)
     reg_next = np.empty(16, np.int64)
@@ -334,12 +372,13 @@ def _runs(x):
                 ptr += 1
             if ptr < m and known_i[ptr] <= y:
                 prev_end = known_j[ptr] - p
-            elif x[y] == x[y + p]:
+            elif arithmetic or x[y] == x[y + p]:
+                d = x[y + p] - x[y]
                 a = y
-                while a - 1 > prev_end and x[a - 1] == x[a - 1 + p]:
+                while a - 1 > prev_end and x[a - 1 + p] - x[a - 1] == d:
                     a -= 1
                 b = y
-                while b + 1 <= last_y and x[b + 1] == x[b + 1 + p]:
+                while b + 1 <= last_y and x[b + 1 + p] - x[b + 1] == d:
                     b += 1
                 prev_end = b
                 if b - a + 1 >= p:
@@ -347,9 +386,11 @@ def _runs(x):
                         run_i = _grow(run_i, 0)
                         run_j = _grow(run_j, 0)
                         run_p = _grow(run_p, 0)
+                        run_s = _grow(run_s, 0)
                     run_i[nruns] = a
                     run_j[nruns] = b + p
                     run_p[nruns] = p
+                    run_s[nruns] = d
                     nruns += 1
                     length = b + p - a + 1
                     q = 2 * p
@@ -369,18 +410,22 @@ def _runs(x):
                 continue
             y = prev_end + 1
             y += (p - 1 - y % p) % p
-    return run_i[:nruns], run_j[:nruns], run_p[:nruns]
+    return run_i[:nruns], run_j[:nruns], run_p[:nruns], run_s[:nruns]
 
 
 @njit(cache=True)
-def _readings(x):
+def _readings(x, arithmetic):
     """The reading at every end ``e`` of ``x``: arrays ``start, period`` (-1 where none).
 
-    The runs are taken in order of start, then period, and each paints the
-    ends it covers that no earlier one painted (the ends ``i + 2p - 1 .. j``).
+    The runs (with saltus > 0 when ``arithmetic``) are taken in order of
+    start, then period, and each paints the ends it covers that no earlier
+    one painted (the ends ``i + 2p - 1 .. j``).
     """
     n = x.size
-    run_i, run_j, run_p = _runs(x)
+    run_i, run_j, run_p, run_s = _runs(x, arithmetic)
+    if arithmetic:
+        up = run_s > 0
+        run_i, run_j, run_p = run_i[up], run_j[up], run_p[up]
     order = np.argsort(run_i * (n + 1) + run_p)
     start = np.full(n, -1, np.int64)
     period = np.full(n, -1, np.int64)
