@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from grundy.codes import Code, family, parse
 from grundy.engine import compute, dense, smallest_dtype
+from grundy.engine.chunks import next_chunk
 from grundy.engine.reference import grundy_values, mex, option_values
 from grundy.errors import UsageError
 
@@ -143,3 +144,13 @@ def test_chunks_report_progress():
     seen = []
     dense.run(parse("·137"), 5000, np.zeros(0, np.uint8), on_chunk=lambda v: seen.append(v.size))
     assert seen[-1] == 5000 and seen == sorted(seen)
+
+
+def test_chunks_grow_at_most_fourfold():
+    # A run that starts fast must still pass through several chunks (checkpoints, Ctrl-C).
+    seen = [1]
+    dense.run(parse("·354"), 300_000, np.zeros(0, np.uint8), on_chunk=lambda v: seen.append(v.size))
+    sizes = np.diff(seen)
+    assert len(sizes) >= 4
+    assert all(b <= 4 * a for a, b in zip(sizes[1:], sizes[2:]))
+    assert next_chunk(1000, 0.0) == 4000 and next_chunk(1000, 1.0) == 250

@@ -26,6 +26,7 @@ import numpy as np
 from numba import njit
 
 from ..errors import ValueRangeError
+from .chunks import CHUNK_SECONDS, FIRST_CHUNK, next_chunk
 from .moves import _mark_small_moves, _split_sizes
 
 BLOCK = 128
@@ -180,7 +181,7 @@ def _cap(dtype) -> int:
     return min(int(np.iinfo(dtype).max), MAX_VALUE)
 
 
-def run(code, heaps, prefix, on_chunk=None, chunk_seconds=0.25):
+def run(code, heaps, prefix, on_chunk=None, chunk_seconds=CHUNK_SECONDS):
     """Extend ``prefix`` (values of heaps ``0..len(prefix)-1``) to ``heaps`` values.
 
     Works in chunks of about ``chunk_seconds`` and calls ``on_chunk(values)``
@@ -197,7 +198,7 @@ def run(code, heaps, prefix, on_chunk=None, chunk_seconds=0.25):
         r[heaps - 1 - np.arange(prefix.size)] = prefix
     seen = np.zeros(_cap(dtype) + 2, dtype=np.int64)
     n = max(prefix.size, 1)
-    chunk = 1024
+    chunk = FIRST_CHUNK
     while n < heaps:
         n1 = min(heaps, n + chunk)
         cap = _cap(dtype)
@@ -217,8 +218,7 @@ def run(code, heaps, prefix, on_chunk=None, chunk_seconds=0.25):
             g = g.astype(dtype)
             r = r.astype(dtype)
             seen = np.zeros(_cap(dtype) + 2, dtype=np.int64)
-        if elapsed > 0:
-            chunk = int(min(max(chunk * chunk_seconds / elapsed, 64), 1 << 24))
+        chunk = next_chunk(stop - n, elapsed, chunk_seconds)
         n = stop
         if on_chunk is not None:
             on_chunk(g[:n])
