@@ -146,6 +146,7 @@ def run(
         "odd_values": {str(k): v for k, v in sorted(rare.value_counts(values, odd).items())},
         "block": block,
         "blocks": arr.blocks.tolist(),
+        "last_block_heaps": n - (arr.blocks.size - 1) * block,
         "tail_period": arr.tail_period,
     }
     end = start or n
@@ -204,8 +205,11 @@ def run(
 
     log("figures")
     figs = out_dir / "s354"
-    save(rare_figures.strip(arr), figs / "strip.png")
-    save(rare_figures.blocks(arr), figs / "blocks.png")
+    for name, draw in (("strip", rare_figures.strip), ("blocks", rare_figures.blocks)):
+        fig = draw(arr)
+        if start:
+            fig.axes[0].axvline(start, color="black", linestyle="--", linewidth=1)
+        save(fig, figs / f"{name}.png")
     save(rare_figures.concentration(ledger_from(led)), figs / "concentration.png")
     result["figures"] = ["s354/strip.png", "s354/blocks.png", "s354/concentration.png"]
     log("done")
@@ -285,6 +289,8 @@ def page(r: dict) -> str:
         "|---:|---:|",
     ]
     L += [f"| {i * blk:,} | {c:,} |" for i, c in enumerate(r["blocks"])]
+    if r["last_block_heaps"] < blk:
+        L += ["", f"The last block is short: {r['last_block_heaps']:,} heaps."]
     L += [
         "",
         "![odd heaps per block](s354/blocks.png)",
