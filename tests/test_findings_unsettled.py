@@ -53,5 +53,5 @@ def test_reduced_run(tmp_path):
         assert f"| {x['code']} |" in page
         for d in x["disagreements"]:
             assert d in page
-    for f in ("settled.png", "published.png"):
+    for f in ("settled.png", "published.png", "open.png"):
         assert (tmp_path / "unsettled" / f).stat().st_size > 1000

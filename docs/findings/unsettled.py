@@ -194,7 +194,8 @@ def run(out_dir: Path, digits: int, budget: float, cache: Path) -> dict:
 
 
 def figures(result: dict, where: Path) -> None:
-    """Start against period of the codes settled here, and outcome by published status."""
+    """Start against period of the codes settled here, outcome by published status, and how far
+    the open codes got."""
     plt = pyplot()
     settled = [r for r in result["codes"] if r["settled"]]
     fig, ax = plt.subplots(figsize=(6, 4.5))
@@ -223,6 +224,20 @@ def figures(result: dict, where: Path) -> None:
     ax.legend(frameon=False)
     ax.set_title(f"{result['unsettled']} codes unsettled at {result['survey_heaps']:,} heaps")
     save(fig, where / "published.png")
+
+    fig, ax = plt.subplots(figsize=(6, 4.5))
+    for status in ("growing", "bounded_unsettled"):
+        pts = [x for x in result["codes"] if not x["settled"] and x["survey_status"] == status]
+        ax.scatter([x["heaps"] or 1 for x in pts], [x["rare_heaps"] if x["mask"] else 0 for x in pts],
+                   s=12, label=status.replace("_", ", "))  # fmt: skip
+    ax.set_xscale("log")
+    ax.set_yscale("symlog")
+    ax.set_ylim(bottom=0)
+    ax.set_xlabel(f"heaps computed in {result['budget_cpu_seconds']:g} CPU seconds")
+    ax.set_ylabel("rare heaps of the mask in use (0: dense)")
+    ax.legend(frameon=False)
+    ax.set_title(f"{result['open']} codes still open")
+    save(fig, where / "open.png")
 
 
 def here(x: dict) -> str:
@@ -324,6 +339,8 @@ def page(result: dict) -> str:
     L += [
         "",
         "## Still open",
+        "",
+        "![heaps reached and rare heaps](unsettled/open.png)",
         "",
         (
             "Where the run stood when its budget ran out: heaps computed, the sparse engine's mask "
