@@ -95,6 +95,8 @@ def test_prefix_chunks_and_status():
     )  # fmt: skip
     assert np.array_equal(got, want)
     assert sizes == sorted(sizes) and sizes[-1] == 60_000
+    steps = np.diff([7000, *sizes])
+    assert all(b <= 4 * max(a, 64) for a, b in zip(steps, steps[1:]))
     assert statuses[-1].heaps == 60_000 and statuses[-1].mask is not None
     assert "rare" in str(statuses[-1])
 
