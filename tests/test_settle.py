@@ -12,8 +12,8 @@ from grundy.cli.settle import FIRST_DEPTH, next_depth, settle
 from grundy.engine import compute
 from grundy.periods import Reading
 
-KEYS = {"code", "t", "heaps", "settled", "start", "period", "window", "mask", "rare_heaps",
-        "last_rare", "max", "seconds"}  # fmt: skip
+KEYS = {"code", "t", "heaps", "settled", "start", "period", "window", "mask", "position",
+        "rare_heaps", "last_rare", "max", "seconds"}  # fmt: skip
 
 
 def grundy(*args):

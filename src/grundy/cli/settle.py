@@ -44,7 +44,8 @@ class Settlement:
         return self.reading is not None and self.reading.certified
 
     def to_dict(self) -> dict:
-        """The JSON form, with exactly the keys of the issue."""
+        """The JSON form: the keys of the issue, and ``position`` (whether the class of
+        ``mask`` also depends on the heap's parity, the position variant)."""
         r = self.reading if self.settled else None
         s = self.stats
         return {
@@ -56,6 +57,7 @@ class Settlement:
             "period": r.period if r else None,
             "window": r.window if r else None,
             "mask": s.mask if s else None,
+            "position": s.position if s else None,
             "rare_heaps": s.rare_heaps if s else None,
             "last_rare": s.last_rare if s else None,
             "max": self.max,
