@@ -134,3 +134,9 @@ def test_ctrl_c_keeps_checkpoint_without_out(tmp_path):
     assert obj["reused"] == saved > 0
     assert obj["values"] == compute("·354", HEAPS).tolist()
     assert not run_file.exists()
+
+
+def test_unwritable_out_is_one_line(tmp_path):
+    (tmp_path / "afile").write_text("")
+    out = grundy("values", "·7", "--heaps", "10", "--out", str(tmp_path / "afile" / "s"))
+    assert out.returncode == 2 and len(out.stderr.splitlines()) == 1 and "Traceback" not in out.stderr

@@ -36,4 +36,8 @@ def main(argv: list[str] | None = None) -> None:
     except click.ClickException as exc:
         click.echo(f"grundy: error: {exc.format_message()}", err=True)
         sys.exit(2)
+    except OSError as exc:
+        where = f": {exc.filename}" if exc.filename else ""
+        click.echo(f"grundy: error: {exc.strerror or exc}{where}", err=True)
+        sys.exit(2)
     sys.exit(rv if isinstance(rv, int) else 0)
