@@ -42,6 +42,29 @@ def test_every_depth_matches_the_definition(g, slope):
     assert read_all(g) == naive_arithmetic_readings(g)
 
 
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.lists(st.integers(0, 3), min_size=1, max_size=4),
+            st.integers(0, 2),
+            st.integers(1, 30),
+        ),
+        min_size=1,
+        max_size=4,
+    )
+)
+def test_long_arithmetic_stretches_and_their_multiples(pieces):
+    """Pieces that repeat a pattern with a saltus for many periods, so multiples are skipped."""
+    g = [0]
+    for pattern, saltus, length in pieces:
+        g += [
+            g[-1] + pattern[i % len(pattern)] + saltus * (i // len(pattern)) for i in range(length)
+        ]
+    g = g[:70]
+    assert read_all(g) == naive_arithmetic_readings(g)
+
+
 @pytest.mark.parametrize("code", [str(c) for c in family(2)] + ["·354", "·6", "·77", "·137"])
 def test_codes_match_the_definition_and_periods(code):
     g = compute(code, 260).astype(np.int64)
