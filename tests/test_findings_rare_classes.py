@@ -58,7 +58,9 @@ def test_the_shallow_verdicts_are_the_toolkits(run):
         assert r["reached_deep"] == (r["depth"] == res["deep"])
 
 
-def test_a_rerun_reuses_the_cache_and_a_small_budget_stops_early(run, tmp_path):
+def test_a_rerun_reuses_the_cache_a_small_budget_stops_early_and_a_larger_one_goes_on(
+    run, tmp_path
+):
     mod, _out, cache, res, _ = run
     again, _ = go(mod, tmp_path / "again", cache)
     assert again["codes"] == res["codes"]
@@ -66,3 +68,6 @@ def test_a_rerun_reuses_the_cache_and_a_small_budget_stops_early(run, tmp_path):
     assert short["reached_deep"] == 0 and short["stopped_early"] == short["growing_codes"]
     assert all(res["shallow"] <= r["depth"] < res["deep"] for r in short["codes"])
     assert "stopped before" in text
+    more, _ = go(mod, tmp_path / "more", tmp_path / "cache")
+    assert more["reached_deep"] == more["growing_codes"]
+    assert [r["thin_shallow"] for r in more["codes"]] == [r["thin_shallow"] for r in res["codes"]]

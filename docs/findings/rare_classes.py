@@ -61,14 +61,17 @@ def growing_codes(digits: int) -> list[str]:
 
 def deepen(code: str, shallow: int, deep: int, budget: float, cache: Path) -> dict:
     """Grow ``code``'s cached sequence to ``shallow``, then by doubling towards ``deep`` within
-    ``budget`` CPU seconds (past it, the run stops at its last checkpoint); returns the code's record."""
+    ``budget`` CPU seconds in all (past it, the run stops at its last checkpoint; a rerun with a
+    larger budget spends only the difference); returns the code's record."""
     path = cache / file_stem(code)
     record = path.with_name(path.name + ".record.json")
+    spent = 0.0
     if record.exists():
         done = json.loads(record.read_text())
         if done["depth"] >= deep or (done["deep"] == deep and done["budget"] >= budget):
             return done
-    t0 = time.process_time()
+        spent = done["seconds"] if done["deep"] == deep else 0.0
+    t0 = time.process_time() - spent
 
     def check(_):
         if time.process_time() - t0 > budget:
