@@ -40,10 +40,7 @@ def renderings(x) -> set[str]:
     if isinstance(x, bool) or x is None:
         return set()
     if isinstance(x, str):
-        try:
-            x = float(x) if "." in x else int(x)
-        except ValueError:
-            return set()
+        return set(NUMBER.findall(x))
     out = set()
     if isinstance(x, int) or float(x).is_integer():
         out |= {str(int(x)), f"{int(x):,}"}
