@@ -35,6 +35,12 @@ def test_every_kind_of_disagreement_is_reported():
     assert unsettled.compare(row("·6", False), LOOKUP, GAMES)["disagreements"] == []
 
 
+def test_the_published_sequences_are_found_at_their_shift():
+    assert unsettled.shift(unsettled.parse("·4"), GAMES[".4"]["nimbers"]) == 2
+    assert unsettled.shift(unsettled.parse("·07"), GAMES[".4"]["nimbers"]) == 1
+    assert unsettled.shift(unsettled.parse("·17"), GAMES[".4"]["nimbers"]) is None
+
+
 def test_an_equivalent_game_is_looked_up():
     out = unsettled.compare(row("·37", False), LOOKUP, GAMES)
     assert out["equivalent"] == ".6" and out["published"] == "unsolved"
