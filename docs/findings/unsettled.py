@@ -232,6 +232,9 @@ def run(out_dir: Path, digits: int, budget: float, cache: Path) -> dict:
         "largest_start": max((r["start"] for r in settled), default=None),
         "largest_period": max((r["period"] for r in settled), default=None),
         "largest_window": max((r["window"] for r in settled), default=None),
+        "slowest_settled": sorted(
+            ([r["code"], r["cpu_seconds"]] for r in settled), key=lambda x: -x[1]
+        )[:3],
         "cpu_seconds_total": round(sum(r["cpu_seconds"] for r in rows), 1),
         "published_status": dict(Counter(r["published"] for r in rows)),
         "outcome_by_published": dict(
@@ -326,6 +329,14 @@ def page(result: dict) -> str:
         L.append(
             f"The longest preperiod settled is {r['largest_start']:,} heaps, the longest period "
             f"{r['largest_period']:,}, the deepest certificate {r['largest_window']:,} heaps."
+        )
+    if r["slowest_settled"]:
+        L.append(
+            "The slowest to settle used "
+            + ", ".join(f"{c} {t:g}" for c, t in r["slowest_settled"])
+            + " CPU seconds: the outcome depends on the machine only for codes this close to the "
+            "budget (a slower machine may leave them open; the heaps an open code reaches always "
+            "depend on it)."
         )
     L += [
         "",
