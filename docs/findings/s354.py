@@ -436,7 +436,7 @@ def page(r: dict) -> str:
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", type=Path, default=HERE, help="where the page goes (default: here)")
+    ap.add_argument("--out", type=Path, required=True, help="where the page goes (docs/findings/)")
     ap.add_argument("--quick", action="store_true", help="200,000 heaps, blocks of 10,000")
     ap.add_argument("--cache", type=Path, help="default: $GRUNDY_CACHE/findings")
     args = ap.parse_args(argv)

@@ -465,7 +465,7 @@ def page(result: dict) -> str:
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", type=Path, default=HERE, help="where the page goes (default: here)")
+    ap.add_argument("--out", type=Path, required=True, help="where the page goes (docs/findings/)")
     ap.add_argument("--quick", action="store_true", help="codes of 1..2 digits, 0.5 s a code")
     ap.add_argument("--budget", type=float, help="CPU seconds per code (default 6, quick 0.5)")
     ap.add_argument("--cache", type=Path, help="default: $GRUNDY_CACHE/findings")
