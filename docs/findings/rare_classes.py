@@ -269,9 +269,11 @@ def page(res: dict, figs: list[str]) -> str:
     pct = f"{res['sparse']:.0%}"
     lost = res["codes_sparse_lost"]
     lost_codes = f" (on {', '.join(f'`{c}`' for c in lost)})" if lost else ""
-    budgets = " or ".join(
-        f"{b:g} CPU seconds ({n} codes)" if len(res["budgets"]) > 1 else f"{b:g} CPU seconds"
-        for b, n in res["budgets"]
+    budgets = (
+        f"{res['budgets'][0][0]:g} CPU seconds a code"
+        if len(res["budgets"]) == 1
+        else "a CPU-time budget per code, in all over resumed runs (the budget of the run that "
+        "finished it: " + ", ".join(f"{b:g} s for {n} codes" for b, n in res["budgets"]) + ")"
     )
     shallow, deep = f"{res['shallow']:,}", f"{res['deep']:,}"
     stopped = sorted((r for r in res["codes"] if not r["reached_deep"]), key=lambda r: r["depth"])
@@ -290,7 +292,7 @@ def page(res: dict, figs: list[str]) -> str:
             f"The growing codes are the {res['growing_codes']} codes of 1..{res['digits']} digits that "
             f"the survey calls growing at {res['survey_heaps']:,} heaps. Each is computed to {shallow} "
             f"heaps and then, doubling, towards {deep} heaps (sparse engine where a mask pays), within "
-            f"{budgets} a code. A class is a mask and a parity (SPEC.md §7); every "
+            f"{budgets}. A class is a mask and a parity (SPEC.md §7); every "
             "mask below `2**bits` of the largest value is tried with both parities. A class **thins** "
             "when its rare heaps fall from each third of the range to the next by more than "
             f"{res['sigmas']:g} standard deviations (`grundy.rare.thins`). A class thinning at {shallow} "
