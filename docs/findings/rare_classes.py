@@ -40,7 +40,7 @@ SPARSE = 0.01
 """A thinning class is called sparse when at most this share of the last stretch is rare."""
 CHECKPOINT = 1.0
 """Seconds between checkpoints of a deep run, so a code that runs out of time loses at most this."""
-FULL = {"digits": 3, "shallow": 20_000, "deep": 1_000_000, "budget": 5.0}
+FULL = {"digits": 3, "shallow": 20_000, "deep": 1_000_000, "budget": 10.0}
 QUICK = {"digits": 2, "shallow": 3_000, "deep": 12_000, "budget": 5.0}
 OUTCOMES = ("still thins", "emptied", "no longer thins")
 """What a class that thins at the shallow depth does at the deep one: it has no rare heap left in
