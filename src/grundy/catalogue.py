@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from .errors import GrundyError
 
 SCHEMA = 1
+BUSY_SECONDS = 60.0
+"""How long a writer waits for another to release the file."""
 
 
 class CatalogueError(GrundyError):
@@ -85,29 +88,58 @@ class Catalogue:
         if self.path.parent and not self.path.parent.exists():
             self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            self.db = sqlite3.connect(self.path, timeout=60.0)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA busy_timeout=60000")
+            self.db = sqlite3.connect(self.path, timeout=BUSY_SECONDS)
             self._check_schema()
+            self._use_wal()
         except sqlite3.DatabaseError as exc:
             raise CatalogueError(f"{self.path} is not a grundy catalogue ({exc})") from None
 
     def _check_schema(self) -> None:
-        tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        if tables and "meta" not in tables:
-            raise CatalogueError(f"{self.path} is an SQLite file but not a grundy catalogue")
-        if "meta" in tables:
-            row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-            found = row[0] if row else None
-            if found != str(SCHEMA):
-                raise CatalogueError(
-                    f"{self.path} was written with catalogue schema {found}; this version reads "
-                    f"schema {SCHEMA}: survey into a new file"
-                )
-            return
-        with self.db:
-            self.db.executescript(_TABLES)
-            self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA),))
+        """Create the tables, or check the schema of existing ones, in one write transaction.
+
+        ``BEGIN IMMEDIATE`` takes the write lock first, so a second process
+        opening the same new file waits, then finds the tables and the schema
+        row together, never the tables without the row.
+        """
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if tables and "meta" not in tables:
+                raise CatalogueError(f"{self.path} is an SQLite file but not a grundy catalogue")
+            if "meta" in tables:
+                row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+                found = row[0] if row else None
+                if found != str(SCHEMA):
+                    raise CatalogueError(
+                        f"{self.path} was written with catalogue schema {found}; this version reads "
+                        f"schema {SCHEMA}: survey into a new file"
+                    )
+            else:
+                for statement in _TABLES.split(";"):
+                    if statement.strip():
+                        self.db.execute(statement)
+                self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA),))
+        except BaseException:
+            self.db.rollback()
+            raise
+        self.db.commit()
+
+    def _use_wal(self) -> None:
+        """Switch to write-ahead logging (readers never block the writer).
+
+        Changing the journal mode needs the file to itself and SQLite does not
+        wait for that on its own, so a busy file is retried until
+        :data:`BUSY_SECONDS` have passed.
+        """
+        deadline = time.monotonic() + BUSY_SECONDS
+        while True:
+            try:
+                self.db.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.02)
 
     def close(self) -> None:
         self.db.close()
