@@ -31,7 +31,7 @@ from grundy import survey
 from grundy.checkpoint import cache_dir, compute_resumable, file_stem
 from grundy.codes import family
 from grundy.figures import pyplot, save
-from grundy.rare import odd_counts, thins, thirds
+from grundy.rare import stretch_counts, thins
 from grundy.sequence import Sequence
 
 SURVEY_HEAPS = 2400
@@ -97,30 +97,6 @@ def deepen(code: str, shallow: int, deep: int, budget: float, cache: Path) -> di
     return done
 
 
-def class_counts(values: np.ndarray) -> tuple[np.ndarray, int]:
-    """Heaps of parity 1 per mask in each of the three stretches of :func:`grundy.rare.thirds`."""
-    start, length = thirds(values.size)
-    bits = max(int(values.max()).bit_length(), 1)
-    stretches = [values[start + i * length : start + (i + 1) * length] for i in range(3)]
-    return np.stack([odd_counts(s, bits) for s in stretches]), length
-
-
-def counts(odd: np.ndarray, length: int, mask: int, parity: int) -> tuple[int, int, int]:
-    """The class's rare heaps in each stretch."""
-    c = odd[:, mask] if parity else length - odd[:, mask]
-    return tuple(int(x) for x in c)
-
-
-def thinning(odd: np.ndarray, length: int) -> set[tuple[int, int]]:
-    """Every class ``(mask, parity)`` that thins (mask 0 excluded), as :func:`grundy.rare.survey_code`."""
-    out = set()
-    for q, c in ((1, odd), (0, length - odd)):
-        ok = thins(*c, SIGMAS)
-        ok[0] = False
-        out |= {(int(m), q) for m in np.flatnonzero(ok)}
-    return out
-
-
 def outcome(deep_counts: tuple[int, int, int]) -> str:
     """What a class thinning at the shallow depth does at the deep one (see :data:`OUTCOMES`)."""
     if deep_counts[1] == deep_counts[2] == 0:
@@ -136,16 +112,15 @@ def study(code: str, shallow: int, deep: int, budget: float, cache: Path) -> dic
     values = Sequence.load(cache / file_stem(code)).values
     reached = min(done["depth"], values.size)
     low, high = values[:shallow], values[:reached]
-    odd_s, len_s = class_counts(low)
-    odd_d, len_d = class_counts(high)
-    thin_s, thin_d = thinning(odd_s, len_s), thinning(odd_d, len_d)
-    sparse_s = {k for k in thin_s if counts(odd_s, len_s, *k)[2] <= SPARSE * len_s}
-    sparse_d = {k for k in thin_d if counts(odd_d, len_d, *k)[2] <= SPARSE * len_d}
+    at_shallow, at_deep = stretch_counts(low), stretch_counts(high)
+    thin_s, thin_d = at_shallow.thinning(SIGMAS), at_deep.thinning(SIGMAS)
+    sparse_s = {k for k in thin_s if at_shallow.counts(*k)[2] <= SPARSE * at_shallow.length}
+    sparse_d = {k for k in thin_d if at_deep.counts(*k)[2] <= SPARSE * at_deep.length}
     fate = {k: 0 for k in OUTCOMES}
     fate_sparse = {k: 0 for k in OUTCOMES}
     lost = []
     for m, q in sorted(thin_s):
-        c = counts(odd_d, len_d, m, q)
+        c = at_deep.counts(m, q)
         fate[outcome(c)] += 1
         if (m, q) in sparse_s:
             fate_sparse[outcome(c)] += 1
@@ -154,11 +129,11 @@ def study(code: str, shallow: int, deep: int, budget: float, cache: Path) -> dic
                 {
                     "mask": m,
                     "parity": q,
-                    "shallow": list(counts(odd_s, len_s, m, q)),
+                    "shallow": list(at_shallow.counts(m, q)),
                     "deep": list(c),
                 }
             )
-    rarest = min(thin_d, key=lambda k: (counts(odd_d, len_d, *k)[2], k), default=None)
+    rarest = min(thin_d, key=lambda k: (at_deep.counts(*k)[2], k), default=None)
     return {
         "code": code,
         "depth": int(reached),
@@ -167,8 +142,8 @@ def study(code: str, shallow: int, deep: int, budget: float, cache: Path) -> dic
         "budget": done["budget"],
         "max_shallow": int(low.max()),
         "max_deep": int(high.max()),
-        "classes_tried_shallow": 2 * (odd_s.shape[1] - 1),
-        "classes_tried_deep": 2 * (odd_d.shape[1] - 1),
+        "classes_tried_shallow": 2 * (at_shallow.odd.shape[1] - 1),
+        "classes_tried_deep": 2 * (at_deep.odd.shape[1] - 1),
         "thin_shallow": len(thin_s),
         "thin_deep": len(thin_d),
         "outcomes": fate,
@@ -182,7 +157,7 @@ def study(code: str, shallow: int, deep: int, budget: float, cache: Path) -> dic
         else {
             "mask": rarest[0],
             "parity": rarest[1],
-            "thirds": list(counts(odd_d, len_d, *rarest)),
+            "thirds": list(at_deep.counts(*rarest)),
         },
     }
 

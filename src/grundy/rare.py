@@ -247,32 +247,62 @@ class CodeSurvey:
         }
 
 
+@dataclass(frozen=True)
+class StretchCounts:
+    """Heaps of every class in the three stretches of :func:`thirds`.
+
+    ``odd[i, m]`` counts the heaps of stretch ``i`` whose value has odd parity
+    under mask ``m`` (one Walsh–Hadamard transform per stretch); the parity-0
+    class of ``m`` holds the rest of the stretch.
+    """
+
+    odd: np.ndarray
+    length: int
+
+    def counts(self, mask: int, parity: int) -> tuple[int, int, int]:
+        """The class's heaps in each stretch."""
+        c = self.odd[:, mask] if parity else self.length - self.odd[:, mask]
+        return tuple(int(x) for x in c)
+
+    def thinning(self, sigmas: float = 2.0) -> set[tuple[int, int]]:
+        """Every class ``(mask, parity)`` whose counts thin (:func:`thins`); mask 0 is no class."""
+        out = set()
+        for q, c in ((1, self.odd), (0, self.length - self.odd)):
+            ok = thins(*c, sigmas)
+            ok[0] = False
+            out |= {(int(m), q) for m in np.flatnonzero(ok)}
+        return out
+
+
+def stretch_counts(values: np.ndarray) -> StretchCounts:
+    """:class:`StretchCounts` of ``values`` for every mask below ``2**bits`` of the largest value."""
+    start, length = thirds(values.size)
+    bits = max(int(values.max()).bit_length(), 1)
+    stretches = [values[start + i * length : start + (i + 1) * length] for i in range(3)]
+    return StretchCounts(np.stack([odd_counts(s, bits) for s in stretches]), length)
+
+
 def survey_code(
     code: Code | str, heaps: int, *, sigmas: float = 2.0, keep: int = 3, growing_only: bool = True
 ) -> CodeSurvey:
     """Try every class on one code: each mask below ``2**bits`` of the largest value, each parity.
 
-    The counts of every mask in each stretch come from one Walsh–Hadamard
-    transform per stretch.  With ``growing_only`` a code that is not growing
-    (SPEC.md §6) is computed but not searched.
+    With ``growing_only`` a code that is not growing (SPEC.md §6) is computed
+    but not searched.
     """
     code = parse(code)
     values = compute(code, heaps)
     top = int(values.max())
     growing = is_growing(values)
-    start, length = thirds(values.size)
     bits = top.bit_length()
-    if (growing_only and not growing) or length == 0 or bits == 0:
+    if (growing_only and not growing) or thirds(values.size)[1] == 0 or bits == 0:
         return CodeSurvey(str(code), values.size, top, growing, 0, 0, ())
-    stretches = [values[start + i * length : start + (i + 1) * length] for i in range(3)]
-    odd = np.stack([odd_counts(s, bits) for s in stretches])
-    found = []
-    for q, counts in ((1, odd), (0, length - odd)):
-        ok = thins(*counts, sigmas)
-        ok[0] = False
-        found += [(int(m), q, tuple(int(c) for c in counts[:, m])) for m in np.flatnonzero(ok)]
-    classes = [ThinClass(str(code), m, q, c, length, ()) for m, q, c in found]
-    last = stretches[2]
+    sc = stretch_counts(values)
+    classes = [
+        ThinClass(str(code), m, q, sc.counts(m, q), sc.length, ())
+        for m, q in sorted(sc.thinning(sigmas), key=lambda k: (k[1] == 0, k[0]))
+    ]
+    last = values[values.size - sc.length :]
     best = tuple(
         replace(
             c,
