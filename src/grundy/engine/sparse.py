@@ -57,6 +57,7 @@ from numba import njit
 from ..errors import UsageError, ValueRangeError
 from . import dense
 from .chunks import CHUNK_SECONDS, FIRST_CHUNK, next_chunk
+from .moves import _mark_small_moves, _split_sizes
 
 DTYPES = dense.DTYPES
 MAX_VALUE = dense.MAX_VALUE
@@ -194,17 +195,8 @@ def _fill(g, n0, n1, take_all, leave_one, split, cls, sigma, pi, rx, rv, nr, rma
     ms = np.empty(split.shape[0], dtype=np.int64)
     for n in range(n0, n1):
         stamp = n + 1
-        for k in take_all:
-            if n == k:
-                seen[0] = stamp
-        for k in leave_one:
-            if n - k >= 1:
-                seen[g[n - k]] = stamp
-        nm = 0
-        for k in split:
-            if n - k >= 2:
-                ms[nm] = n - k
-                nm += 1
+        _mark_small_moves(g, n, take_all, leave_one, seen, stamp)
+        nm = _split_sizes(n, split, ms)
         _mark_rare(g, rx, rv, nr, ms, nm, seen, stamp)
         cpar = 1 ^ (sigma & ((n ^ pi) & 1))
         c = 0
