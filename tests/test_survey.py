@@ -138,3 +138,17 @@ def test_family_survey_json_via_cli(tmp_path):
                              capture_output=True, text=True)
     assert missing.returncode == 2 and "not in" in missing.stderr
 
+
+
+def test_d0_and_hexadecimal_families_via_cli(tmp_path):
+    out = subprocess.run(
+        [sys.executable, "-m", "grundy", "survey", "--digits", "1", "--d0", "--hex", "--heaps", "300",
+         "--db", str(tmp_path / "h"), "--workers", "1", "--json"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert out.returncode == 0, out.stderr
+    summary = json.loads(out.stdout)
+    assert summary["codes"] == 30 and summary["reached_window"] == 0
+    with Catalogue(tmp_path / "h") as cat:
+        codes = {r["code"] for r in cat.results()}
+    assert {"·4", "4·4", "0x·8", "0x4·f"} <= codes

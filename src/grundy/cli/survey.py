@@ -14,13 +14,13 @@ from .common import HEAPS, cli, emit_json, progress
 DEFAULT_DB = "grundy.sqlite"
 
 
-def _codes(digits, codes):
+def _codes(digits, codes, d0=False, hexadecimal=False):
     if codes:
         try:
             return [parse(c) for c in codes.split(",") if c.strip()]
         except CodeError as exc:
             raise UsageError(f"--codes: {exc}") from None
-    return list(family(digits))
+    return list(family(digits, d0=d0, hexadecimal=hexadecimal))
 
 
 def _executor(workers, scheduler):
@@ -42,6 +42,9 @@ def _executor(workers, scheduler):
 @cli.command()
 @click.option("--digits", type=click.IntRange(1, 6), default=3, show_default=True,
               help="Every octal code of 1..DIGITS digits.")
+@click.option("--d0", is_flag=True, help="Each code of the family also with 4 before the point.")
+@click.option("--hex", "hexadecimal", is_flag=True,
+              help="Digits up to f (three-heap moves; the engine is cubic there, keep N modest).")
 @click.option("--codes", help="An explicit comma-separated list of codes instead (·137,·45).")
 @click.option("--heaps", "-n", type=HEAPS, default=2400, show_default=True)
 @click.option("--db", type=click.Path(dir_okay=False), default=DEFAULT_DB, show_default=True,
@@ -49,12 +52,12 @@ def _executor(workers, scheduler):
 @click.option("--workers", type=click.IntRange(min=1), help="Processes (default: one per core).")
 @click.option("--scheduler", help="Address of a Dask scheduler to run the codes on.")
 @click.option("--json", "as_json", is_flag=True, help="Print the tallies as one JSON object.")
-def survey(digits, codes, heaps, db, workers, scheduler, as_json):
+def survey(digits, d0, hexadecimal, codes, heaps, db, workers, scheduler, as_json):
     """Read every code of a family to N heaps, store each in the catalogue, print the tallies."""
     from ..survey import run
     from ..tallies import tallies
 
-    wanted = _codes(digits, codes)
+    wanted = _codes(digits, codes, d0, hexadecimal)
     executor, client = _executor(workers, scheduler)
     start = time.perf_counter()
     with Catalogue(db) as cat:
