@@ -12,6 +12,7 @@ from grundy.cli import main
 from grundy.codes import parse
 from grundy.engine import compute
 from grundy.sequence import Sequence
+from test_rare import ARRIVAL_KEYS
 
 
 def run(capsys, *args):
@@ -46,22 +47,7 @@ RARE = [
 
 def test_rare_json_has_exactly_the_keys_of_the_issue(capsys):
     d = run_json(capsys, *RARE)
-    assert list(d) == [
-        "code",
-        "heaps",
-        "mask",
-        "parity",
-        "after",
-        "block",
-        "rare",
-        "blocks",
-        "values",
-        "gaps",
-        "residues",
-        "first_empty_modulus",
-        "tail_period",
-        "last_rare",
-    ]
+    assert list(d) == ARRIVAL_KEYS
     assert list(d["gaps"]) == ["count", "min", "max", "mean", "sd", "ratio", "longest"]
     assert list(d["residues"]) == [str(m) for m in range(2, 25)]
     g = compute("·354", 3000)
