@@ -131,7 +131,8 @@ def run(
     stored = catalogue.stored_codes(heaps, options)
     todo = [c for c in names if c not in stored]
     executor = executor or SerialExecutor()
-    warm_up()
+    if todo:
+        warm_up()
     futures = [
         executor.submit(_survey_batch, todo[i : i + batch], heaps) for i in range(0, len(todo), batch)
     ]
