@@ -11,7 +11,8 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Callable, Iterable
-from concurrent.futures import Executor, Future, as_completed
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from itertools import islice
 from dataclasses import dataclass
 
 import numpy as np
@@ -118,33 +119,47 @@ def run(
     *,
     heaps: int = DEFAULT_HEAPS,
     executor: Executor | None = None,
-    batch: int = 8,
+    batch: int | None = None,
     on_result: Callable[[dict], None] | None = None,
+    in_flight: int | None = None,
 ) -> SurveyRun:
     """Survey ``codes`` into ``catalogue``, skipping those it already holds.
 
-    Codes go to ``executor`` (serial when None) in batches of ``batch``; each
-    result is written by this process as soon as its batch returns.
+    Codes go to ``executor`` (serial when None) in batches of ``batch``
+    (default: one code in serial, eight otherwise); each result is written by
+    this process as soon as its batch returns.  At most
+    ``in_flight`` batches are submitted ahead of the results (default: one for
+    the serial executor, which computes at submission, so that each batch is
+    stored before the next starts; every batch at once otherwise).
     """
     names = list(dict.fromkeys(str(parse(c)) for c in codes))
     options: dict = {}
     stored = catalogue.stored_codes(heaps, options)
     todo = [c for c in names if c not in stored]
     executor = executor or SerialExecutor()
+    serial = isinstance(executor, SerialExecutor)
+    batch = batch or (1 if serial else 8)
+    if in_flight is None:
+        in_flight = 1 if serial else max(1, len(todo))
     if todo:
         warm_up()
-    futures = [
-        executor.submit(_survey_batch, todo[i : i + batch], heaps) for i in range(0, len(todo), batch)
-    ]
+    batches = iter([todo[i : i + batch] for i in range(0, len(todo), batch)])
+    pending: set[Future] = set()
     computed = 0
     try:
-        for fut in as_completed(futures):
-            for result in fut.result():
-                catalogue.add(result, options)
-                computed += 1
-                if on_result is not None:
-                    on_result(result)
+        while True:
+            for chunk in islice(batches, in_flight - len(pending)):
+                pending.add(executor.submit(_survey_batch, chunk, heaps))
+            if not pending:
+                break
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in done:
+                for result in fut.result():
+                    catalogue.add(result, options)
+                    computed += 1
+                    if on_result is not None:
+                        on_result(result)
     finally:
-        for fut in futures:
+        for fut in pending:
             fut.cancel()
     return SurveyRun(len(names), len(names) - len(todo), computed)
