@@ -82,7 +82,8 @@ def test_out_extends_existing(tmp_path):
     assert other.returncode == 2 and "holds ·354" in other.stderr
 
 
-def _start_and_wait_for_checkpoint(args, npy, env=None):
+def _start_and_wait_for_checkpoint(args, base, env=None):
+    """Start ``grundy ARGS`` and return once its first checkpoint is whole (the sidecar is written last)."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "grundy", *args],
         stdout=subprocess.PIPE,
@@ -91,11 +92,10 @@ def _start_and_wait_for_checkpoint(args, npy, env=None):
         env=env,
     )
     deadline = time.monotonic() + 120
-    while not npy.exists():
+    while not paths(base)[1].exists():
         assert proc.poll() is None, proc.communicate()
         assert time.monotonic() < deadline
         time.sleep(0.05)
-    time.sleep(0.3)
     return proc
 
 
@@ -106,7 +106,7 @@ def test_kill_9_then_resume_gives_identical_values(tmp_path):
     base = tmp_path / "k"
     args = ["values", "·354", "--heaps", str(HEAPS), "--engine", "dense", "--out", str(base),
             "--checkpoint-seconds", "0.1"]
-    proc = _start_and_wait_for_checkpoint(args, paths(base)[0])
+    proc = _start_and_wait_for_checkpoint(args, base)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     saved = Sequence.load(base).depth

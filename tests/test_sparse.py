@@ -200,13 +200,12 @@ def test_killed_sparse_run_resumes_to_identical_values(tmp_path):
     args = [sys.executable, "-m", "grundy", "values", "·354", "--heaps", str(HEAPS),
             "--out", str(base), "--checkpoint-seconds", "0.05"]  # fmt: skip
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    npy = paths(base)[0]
+    sidecar = paths(base)[1]  # written after the values: the first checkpoint is whole
     deadline = time.monotonic() + 120
-    while not npy.exists():
+    while not sidecar.exists():
         assert proc.poll() is None, proc.communicate()
         assert time.monotonic() < deadline
         time.sleep(0.01)
-    time.sleep(0.3)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     saved = Sequence.load(base).depth
