@@ -10,7 +10,8 @@ import time
 import pytest
 
 from grundy.catalogue import Catalogue
-from grundy.survey import SerialExecutor, default_executor, run, survey_code
+from grundy.executors import SerialExecutor, default_executor
+from grundy.survey import run, survey_code
 from grundy.tallies import tallies
 
 SMALL = ["·137", "·226", "·07", "·6", "·45", "·2", "·3"]

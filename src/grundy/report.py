@@ -17,7 +17,7 @@ import hashlib
 import html
 import json
 from collections.abc import Callable, Iterable
-from concurrent.futures import Executor, as_completed
+from concurrent.futures import Executor
 from dataclasses import asdict, dataclass
 from functools import cache
 from importlib import resources
@@ -26,7 +26,8 @@ from string import Template
 
 from . import __version__
 from .catalogue import Catalogue
-from .survey import STATUSES, SerialExecutor
+from .executors import SerialExecutor, batch_results
+from .survey import STATUSES
 from .tallies import tallies
 
 DRAWN_BY = (
@@ -505,22 +506,18 @@ def write_report(
     for code in removed:
         for f in code_files(code):
             (codes_dir / f).unlink(missing_ok=True)
-    executor = executor or SerialExecutor()
-    futures = [executor.submit(_write_batch, todo[i : i + batch], str(codes_dir), source)
-               for i in range(0, len(todo), batch)]
     done = len(pages)
     if on_page is not None:
         on_page(done, len(results))
     try:
-        for fut in as_completed(futures):
-            for code in fut.result():
+        for written in batch_results(executor or SerialExecutor(), _write_batch, todo, batch,
+                                     str(codes_dir), source):
+            for code in written:
                 pages[code] = prints[code]
                 done += 1
             if on_page is not None:
                 on_page(done, len(results))
     finally:
-        for fut in futures:
-            fut.cancel()
         manifest_path.write_text(json.dumps({"version": __version__, "pages": pages},
                                             indent=0, sort_keys=True, ensure_ascii=False), "utf-8")
     t = tallies(results)

@@ -9,10 +9,8 @@ arrives, so an interrupted survey loses nothing it had finished.
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Callable, Iterable
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
-from itertools import islice
+from concurrent.futures import Executor
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,6 +19,7 @@ from . import __version__
 from .catalogue import Catalogue
 from .codes import Code, parse
 from .engine import compute
+from .executors import SerialExecutor, batch_results
 from .growth import is_growing
 from .periods import arithmetic_reading
 from .reading import trajectory
@@ -74,29 +73,6 @@ def _survey_batch(codes: list[str], heaps: int) -> list[dict]:
     return [survey_code(c, heaps) for c in codes]
 
 
-class SerialExecutor(Executor):
-    """Runs each task at once in this process: the executor for small surveys and tests."""
-
-    def submit(self, fn, /, *args, **kwargs) -> Future:
-        fut: Future = Future()
-        try:
-            fut.set_result(fn(*args, **kwargs))
-        except BaseException as exc:  # handed to the caller through the future
-            fut.set_exception(exc)
-        return fut
-
-
-def default_executor(workers: int | None = None) -> Executor:
-    """A process pool of ``workers`` (default: one per core), or serial for one worker."""
-    workers = workers or os.cpu_count() or 1
-    if workers == 1:
-        return SerialExecutor()
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
-
-
 def warm_up() -> None:
     """Compile (or load from the numba cache) every kernel before workers start."""
     survey_code("·137", 200)
@@ -121,45 +97,26 @@ def run(
     executor: Executor | None = None,
     batch: int | None = None,
     on_result: Callable[[dict], None] | None = None,
-    in_flight: int | None = None,
 ) -> SurveyRun:
     """Survey ``codes`` into ``catalogue``, skipping those it already holds.
 
     Codes go to ``executor`` (serial when None) in batches of ``batch``
     (default: one code in serial, eight otherwise); each result is written by
-    this process as soon as its batch returns.  At most
-    ``in_flight`` batches are submitted ahead of the results (default: one for
-    the serial executor, which computes at submission, so that each batch is
-    stored before the next starts; every batch at once otherwise).
+    this process as soon as its batch returns.
     """
     names = list(dict.fromkeys(str(parse(c)) for c in codes))
     options: dict = {}
     stored = catalogue.stored_codes(heaps, options)
     todo = [c for c in names if c not in stored]
     executor = executor or SerialExecutor()
-    serial = isinstance(executor, SerialExecutor)
-    batch = batch or (1 if serial else 8)
-    if in_flight is None:
-        in_flight = 1 if serial else max(1, len(todo))
+    batch = batch or (1 if isinstance(executor, SerialExecutor) else 8)
     if todo:
         warm_up()
-    batches = iter([todo[i : i + batch] for i in range(0, len(todo), batch)])
-    pending: set[Future] = set()
     computed = 0
-    try:
-        while True:
-            for chunk in islice(batches, in_flight - len(pending)):
-                pending.add(executor.submit(_survey_batch, chunk, heaps))
-            if not pending:
-                break
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in done:
-                for result in fut.result():
-                    catalogue.add(result, options)
-                    computed += 1
-                    if on_result is not None:
-                        on_result(result)
-    finally:
-        for fut in pending:
-            fut.cancel()
+    for results in batch_results(executor, _survey_batch, todo, batch, heaps):
+        for result in results:
+            catalogue.add(result, options)
+            computed += 1
+            if on_result is not None:
+                on_result(result)
     return SurveyRun(len(names), len(names) - len(todo), computed)

@@ -21,8 +21,9 @@ from .common import HEAPS, cli, emit_json, progress
 @click.option("--json", "as_json", is_flag=True, help="Print what was done as one JSON object.")
 def report(db, out, heaps, workers, as_json):
     """Write index.html, a page per code and the tallies of a catalogue as a static site."""
+    from ..executors import default_executor
     from ..report import choose, write_report
-    from ..survey import default_executor, warm_up
+    from ..survey import warm_up
 
     start = time.perf_counter()
     warm_up()

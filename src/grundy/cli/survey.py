@@ -34,7 +34,7 @@ def _executor(workers, scheduler):
         except OSError as exc:
             raise UsageError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
         return client.get_executor(), client
-    from ..survey import default_executor
+    from ..executors import default_executor
 
     return default_executor(workers), None
 
