@@ -8,9 +8,11 @@ from __future__ import annotations
 
 def naive_reading(g, d, lo=1, arithmetic=False):
     """``(s, p)``: the earliest ``s >= lo``, then smallest ``p``, with ``G(i + p) = G(i) (+ S)``
-    on ``G(lo..d-1)`` and ``d - s >= 2p``."""
+    on ``G(lo..d-1)`` and ``d - s >= 2p`` (``3p`` for an arithmetic reading, whose saltus two
+    periods would only define, never confirm)."""
+    reps = 3 if arithmetic else 2
     for s in range(lo, d):
-        for p in range(1, (d - s) // 2 + 1):
+        for p in range(1, (d - s) // reps + 1):
             saltus = g[s + p] - g[s] if arithmetic else 0
             if arithmetic and saltus <= 0:
                 continue

@@ -9,6 +9,8 @@ import pytest
 from grundy import compute
 from grundy.reading import trajectory
 
+from naive_reading import naive_reading
+
 
 def grundy(*args):
     return subprocess.run(
@@ -26,6 +28,7 @@ def test_period_json():
         "reading": dict(
             start=52, period=34, saltus=0, window=175, tight_window=174, certified=True
         ),
+        "arithmetic": None,
     }
 
 
@@ -34,12 +37,27 @@ def test_period_one_heap_short_is_not_certified():
     assert obj["reading"]["window"] == 175 and obj["reading"]["certified"] is False
 
 
-def test_period_arithmetic_and_none():
+def test_period_arithmetic_beside_the_reading_and_none():
+    g = compute("0x·8", 60)
     obj = json.loads(grundy("period", "0x·8", "--heaps", "60", "--json").stdout)
-    assert obj["reading"] == {
+    assert (obj["reading"]["start"], obj["reading"]["period"]) == naive_reading(g.tolist(), 60)
+    assert obj["arithmetic"] == {
         "start": 1, "period": 3, "saltus": 1, "window": 13, "tight_window": None, "certified": False
     }
-    assert json.loads(grundy("period", "·3", "--heaps", "2", "--json").stdout)["reading"] is None
+    assert all(int(g[i + 3]) - int(g[i]) == 1 for i in range(1, 57))
+    obj = json.loads(grundy("period", "·3", "--heaps", "2", "--json").stdout)
+    assert obj["reading"] is None and obj["arithmetic"] is None
+
+
+def test_period_of_a_growing_code_is_the_pure_reading():
+    """Two periods never make an arithmetic reading: ·6 at 2,400 heaps has none of period 1
+    at its last heaps (the old rule read G(2399) - G(2398) as a saltus)."""
+    obj = json.loads(grundy("period", "·6", "--heaps", "2400", "--json").stdout)
+    g = [int(x) for x in compute("·6", 2400)]
+    a = obj["arithmetic"]
+    if a is not None:
+        assert 2400 - a["start"] >= 3 * a["period"]
+        assert all(g[i + a["period"]] - g[i] == a["saltus"] for i in range(a["start"], 2400 - a["period"]))
 
 
 def test_period_heap0():

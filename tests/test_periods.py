@@ -179,3 +179,11 @@ def test_bad_input(args):
 def test_bad_depth(depth):
     with pytest.raises(UsageError):
         reading(np.zeros(5, dtype=int), 2, depth)
+
+
+def test_an_arithmetic_reading_needs_three_periods():
+    """Two periods only define a saltus: G(3) - G(2) = 3 alone is no reading; a second equal
+    difference (three periods of 1 from heap 2) is."""
+    assert arithmetic_reading(np.array([0, 3, 1, 4]), 2) is None
+    r = arithmetic_reading(np.array([0, 3, 1, 4, 7]), 2)
+    assert (r.start, r.period, r.saltus, r.certified) == (2, 1, 3, False)

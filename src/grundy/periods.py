@@ -40,7 +40,11 @@ includes heap 0 can reach its window and be false (``·4``).
 Arithmetic periodicity (SPEC.md §5)
 -----------------------------------
 ``G(i + p) = G(i) + S`` with saltus ``S > 0`` for ``i >= s``, read by the same
-rule.  Finite octal codes are never arithmetic-periodic (Horrocks and
+rule with one change: the stretch must show **three** full periods,
+``d - s >= 3p``.  Two periods only define the saltus (by the first
+difference), never confirm it: any two values would make a "reading" of
+period 1.  An arithmetic reading is never *the* reading of a code (that is
+the pure one); it is reported beside it, labelled.  Finite octal codes are never arithmetic-periodic (Horrocks and
 Nowakowski, "Regularity in the G-sequences of octal games with a pass",
 INTEGERS 3 (2003) #G2, abstract: "Finite octal games are not arithmetic
 periodic"), so no theorem can certify an arithmetic reading of an octal code:
@@ -123,7 +127,8 @@ def reading(
 
 
 def arithmetic_reading(values, t: int | Code, depth: int | None = None) -> Reading | None:
-    """The arithmetic reading (saltus > 0) at ``depth``, or None; never certified (module doc)."""
+    """The arithmetic reading (saltus > 0, three periods seen) at ``depth``, or None; never
+    certified (module doc)."""
     g, d, lo = _prepare(values, t, depth, False)
     s, p = _reading_at(g, lo, d, True)
     if s < 0:
@@ -192,7 +197,7 @@ def _reading_at(g, lo, d, arithmetic):
         while k * p <= top and k * p < d - s:
             skip[k * p] = True
             k += 1
-        ok = d - s >= 2 * p and (saltus > 0 if arithmetic else True)
+        ok = d - s >= 3 * p and saltus > 0 if arithmetic else d - s >= 2 * p
         if ok and (best_s < 0 or s < best_s):
             best_s, best_p = s, p
             if s == lo:

@@ -419,7 +419,8 @@ def _readings(x, arithmetic):
 
     The runs (with saltus > 0 when ``arithmetic``) are taken in order of
     start, then period, and each paints the ends it covers that no earlier
-    one painted (the ends ``i + 2p - 1 .. j``).
+    one painted (the ends ``i + 2p - 1 .. j``; ``i + 3p - 1 .. j`` for an
+    arithmetic run, which must show three periods).
     """
     n = x.size
     run_i, run_j, run_p, run_s = _runs(x, arithmetic)
@@ -430,9 +431,10 @@ def _readings(x, arithmetic):
     start = np.full(n, -1, np.int64)
     period = np.full(n, -1, np.int64)
     nxt = np.arange(n + 1)
+    reps = 3 if arithmetic else 2
     for c in order:
         i, j, p = run_i[c], run_j[c], run_p[c]
-        e = _find(nxt, i + 2 * p - 1)
+        e = _find(nxt, min(i + reps * p - 1, n))
         while e <= j:
             start[e] = i
             period[e] = p

@@ -28,34 +28,35 @@ def _values(code, heaps):
 @HEAP0
 @JSON
 def period(code, heaps, heap0, as_json):
-    """The reading of CODE at depth N: pure or arithmetic (saltus > 0), whichever starts first."""
+    """The reading of CODE at depth N, and beside it the arithmetic reading (saltus > 0), if any."""
     values = _values(code, heaps)
-    found = [reading(values, code, heap0=heap0)]
-    if not heap0:
-        found.append(arithmetic_reading(values, code))
-    found = min((r for r in found if r), key=lambda r: (r.start, r.saltus), default=None)
+    found = reading(values, code, heap0=heap0)
+    arith = None if heap0 else arithmetic_reading(values, code)
     if as_json:
-        obj = found and found.to_dict()
-        emit_json({"code": str(code), "t": code.t, "heaps": heaps, "reading": obj})
+        emit_json({
+            "code": str(code), "t": code.t, "heaps": heaps,
+            "reading": found and found.to_dict(), "arithmetic": arith and arith.to_dict(),
+        })
         return
-    click.echo(f"code      {code}   (t = {code.t})")
-    click.echo(f"heaps     {heaps:,}")
+    click.echo(f"code        {code}   (t = {code.t})")
+    click.echo(f"heaps       {heaps:,}")
     if found is None:
-        click.echo("reading   none: no stretch ending at the last heap repeats twice")
-        return
-    kind = "pure" if found.saltus == 0 else f"arithmetic, saltus {found.saltus}"
-    click.echo(f"reading   period {found.period} from heap {found.start} ({kind})")
-    tight = "" if found.tight_window is None else f", tight {found.tight_window}"
-    click.echo(f"window    {found.window}{tight}")
-    if found.certified:
-        state = "certified: the period holds for ever (Guy–Smith)"
-    elif found.saltus:
-        state = "not certified: no arithmetic period of this code is certified (see grundy.periods)"
-    elif found.start == 0:
-        state = "not certified: a period that includes heap 0 is never certified"
+        click.echo("reading     none: no stretch ending at the last heap repeats twice")
     else:
-        state = f"not certified: the window needs {found.window:,} heaps, {heaps:,} known"
-    click.echo(f"status    {state}")
+        click.echo(f"reading     period {found.period} from heap {found.start}")
+        click.echo(f"window      {found.window} (tight {found.tight_window})")
+        if found.certified:
+            state = "certified: the period holds for ever (Guy–Smith)"
+        elif found.start == 0:
+            state = "not certified: a period that includes heap 0 is never certified"
+        else:
+            state = f"not certified: the window needs {found.window:,} heaps, {heaps:,} known"
+        click.echo(f"status      {state}")
+    if arith is not None:
+        click.echo(
+            f"arithmetic  period {arith.period} from heap {arith.start}, saltus {arith.saltus} "
+            f"(three periods seen; never certified: docs/arithmetic.md)"
+        )
 
 
 @cli.command()
