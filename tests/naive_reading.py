@@ -1,6 +1,6 @@
 """Readings and trajectories by their definitions (SPEC.md §3–4): slow on purpose, the tests' truth.
 
-Every depth is read again from scratch; nothing is shared with ``grundy.reading``.
+Every depth is read again from scratch; nothing is shared with ``grundy.trajectory``.
 """
 
 from __future__ import annotations

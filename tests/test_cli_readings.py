@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from grundy import compute
-from grundy.reading import trajectory
+from grundy.trajectory import trajectory
 
 from naive_reading import naive_reading
 

@@ -17,7 +17,7 @@ from grundy.periods import (
     tight_window,
     window,
 )
-from grundy.reading import trajectory
+from grundy.trajectory import trajectory
 from naive_reading import naive_held_to, naive_reading
 
 SMALL = [c for c in family(2, d0=True)]

@@ -14,6 +14,7 @@ from grundy.codes import Code, parse
 from grundy.engine import compute
 from grundy.engine.reference import option_values
 from grundy.errors import UsageError
+from grundy.present.text import ledger_summary
 
 # heap:            0  1  2  3  4  5  6  7  8  9
 HAND = np.array([0, 1, 2, 3, 0, 5, 1, 4, 7, 2], dtype=np.uint8)
@@ -432,7 +433,7 @@ def test_ledger_matches_brute_force(code, heaps, v):
         ranked[0],
         led.suppliers[0].sole,
     ]
-    assert f"heap {led.suppliers[0].heap:,}" in d["summary"]
+    assert f"heap {led.suppliers[0].heap:,}" in ledger_summary(led)
 
 
 def test_ledger_by_hand():

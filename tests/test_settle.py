@@ -1,19 +1,22 @@
 """``grundy settle``: certified periods reached by growing one sequence in place."""
 
 import json
+import signal
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
 
 from grundy import parse
-from grundy.cli.settle import FIRST_DEPTH, next_depth, settle
+from grundy.sequence import Sequence
+from grundy.settle import FIRST_DEPTH, next_depth, settle
 from grundy.engine import compute
 from grundy.periods import Reading
 
 KEYS = {"code", "t", "heaps", "settled", "start", "period", "window", "mask", "position",
-        "rare_heaps", "last_rare", "max", "seconds"}  # fmt: skip
+        "rare_heaps", "last_rare", "max", "seconds", "reused"}  # fmt: skip
 
 
 def grundy(*args):
@@ -95,6 +98,7 @@ def test_cli_json_has_exactly_the_keys():
     out = grundy("settle", "·6", "--max-heaps", "2000", "--json")
     obj = json.loads(out.stdout)
     assert set(obj) == KEYS and not obj["settled"] and obj["heaps"] == 2000
+    assert out.returncode == 3, "not certified within the budget has its own exit status"
 
 
 def test_cli_human_and_errors():
@@ -105,3 +109,49 @@ def test_cli_human_and_errors():
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
     bad = grundy("settle", "·156", "--max-heaps", "0")
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_out_keeps_the_values_and_a_second_run_reuses_them(tmp_path):
+    first = settle("·156", out=tmp_path / "s")
+    kept = Sequence.load(tmp_path / "s")
+    assert first.reused == 0 and kept.depth == first.heaps
+    assert np.array_equal(kept.values, compute("·156", first.heaps, engine="dense"))
+    again = settle("·156", out=tmp_path / "s")
+    assert again.reused == first.heaps and again.reading == first.reading
+
+
+def test_a_cpu_budget_stops_early_and_a_later_run_goes_on(tmp_path):
+    short = settle("·354", 3_000_000, tmp_path / "s", seconds=0.05)
+    assert not short.settled and short.heaps < 3_000_000
+    assert Sequence.load(tmp_path / "s").depth == short.heaps
+    longer = settle("·354", 3_000_000, tmp_path / "s")
+    assert longer.reused == short.heaps and longer.heaps == 3_000_000
+
+
+def _wait_for(path, proc, seconds=120):
+    deadline = time.monotonic() + seconds
+    while not path.exists():
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGINT])
+def test_an_interrupted_settle_resumes_from_its_values(tmp_path, how):
+    out = tmp_path / "s354"
+    args = [sys.executable, "-m", "grundy", "settle", "·354", "--max-heaps", "4000000",
+            "--out", str(out), "--checkpoint-seconds", "0", "--json"]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _wait_for(tmp_path / "s354.json", proc)
+    proc.send_signal(how)
+    _, err = proc.communicate(timeout=60)
+    if how == signal.SIGINT:
+        assert proc.returncode == 130 and len(err.strip().splitlines()) == 1, err
+        assert "Traceback" not in err
+    kept = Sequence.load(out).depth
+    assert 0 < kept < 4_000_000
+    done = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    obj = json.loads(done.stdout)
+    assert done.returncode == 3 and obj["reused"] >= kept and obj["heaps"] == 4_000_000
+    values = Sequence.load(out).values
+    assert np.array_equal(values, compute("·354", 4_000_000, engine="sparse"))

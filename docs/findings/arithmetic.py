@@ -5,7 +5,7 @@
 
 Every code is computed to the depth and read twice over the same depths (to
 its certificate, or to the depth when it has none): with the pure rule and
-with the arithmetic rule (saltus > 0, SPEC.md §5; ``grundy.reading.trajectory``
+with the arithmetic rule (saltus > 0, SPEC.md §5; ``grundy.trajectory.trajectory``
 with ``arithmetic=True``).  Each arithmetic reading is a maximal run of depths
 with the same ``(start, period)``; its reach is ``held_to / window`` with the
 pure window ``2s + 2p + t`` as the yardstick (no theorem certifies an
@@ -29,7 +29,7 @@ from grundy.codes import family, parse
 from grundy.engine import compute
 from grundy.growth import is_growing
 from grundy.periods import arithmetic_reading
-from grundy.reading import trajectory
+from grundy.trajectory import trajectory
 
 FULL = {"digits": 3, "heaps": 20_000}
 QUICK = {"digits": 2, "heaps": 2_000}
@@ -187,11 +187,9 @@ def summarise(rows: list[dict], size: dict) -> dict:
 
 def figures(res: dict, out: Path) -> list[str]:
     """The reach of pure and arithmetic false readings side by side; readings per code."""
-    from grundy.figures import pyplot, save
-
-    plt = pyplot()
+    from grundy.figures import save, subplots
     h = res["hist"]
-    fig, axes = plt.subplots(1, 3, figsize=(12, 3.6), sharex=True)
+    fig, axes = subplots(1, 3, figsize=(12, 3.6), sharex=True)
     keys = ("pure_settled", "arithmetic_settled", "arithmetic_unsettled")
     titles = ("pure, settled codes", "arithmetic, settled codes", "arithmetic, unsettled codes")
     for ax, key, title in zip(axes, keys, titles):
@@ -204,7 +202,7 @@ def figures(res: dict, out: Path) -> list[str]:
     axes[0].set_ylabel("false readings")
     names = [save(fig, out / "reach.png").name]
 
-    fig, ax = plt.subplots(figsize=(5.5, 4.5))
+    fig, ax = subplots(figsize=(5.5, 4.5))
     pc = res["per_code"]
     for settled, colour, label in ((True, "tab:blue", "settled"), (False, "tab:red", "unsettled")):
         sel = [r for r in pc if r["settled"] == settled]

@@ -30,7 +30,7 @@ import numpy as np
 from grundy import survey
 from grundy.checkpoint import cache_dir, compute_resumable, file_stem
 from grundy.codes import family
-from grundy.figures import pyplot, save
+from grundy.figures import save, subplots
 from grundy.rare import stretch_counts, thins
 from grundy.sequence import Sequence
 
@@ -200,10 +200,9 @@ def summarise(rows: list[dict], args: dict) -> dict:
 
 def figures(res: dict, out: Path) -> list[str]:
     """Classes thinning per code at both depths, and the depth each code reached."""
-    plt = pyplot()
     rows = res["codes"]
     names = []
-    fig, ax = plt.subplots(figsize=(6, 5))
+    fig, ax = subplots(figsize=(6, 5))
     for reached, colour, label in (
         (True, "tab:blue", f"reached {res['deep']:,}"),
         (False, "tab:orange", "stopped earlier"),
@@ -227,7 +226,7 @@ def figures(res: dict, out: Path) -> list[str]:
     ax.legend()
     names.append(str(save(fig, out / "thinning_per_code.png").name))
 
-    fig, ax = plt.subplots(figsize=(7, 3.5))
+    fig, ax = subplots(figsize=(7, 3.5))
     depths = sorted(r["depth"] for r in rows)
     ax.plot(depths, np.arange(1, len(depths) + 1), drawstyle="steps-post")
     ax.set_xscale("log")

@@ -3,7 +3,7 @@
     python docs/findings/s354.py --out docs/findings/          # through the certificate
     python docs/findings/s354.py --out /tmp/f --quick          # 200,000 heaps
 
-:func:`grundy.cli.settle.settle` finds the certified period; the values to that
+:func:`grundy.settle.settle` finds the certified period; the values to that
 depth are kept in the cache (``$GRUNDY_CACHE/findings/``, resumable through
 :func:`grundy.checkpoint.compute_resumable`), and so are the move counts and
 the ledger, so a rerun redoes only the page.  Writes ``s354.md``,
@@ -24,10 +24,11 @@ import numpy as np
 
 from grundy import rare
 from grundy.checkpoint import cache_dir, compute_resumable
-from grundy.cli.settle import settle
+from grundy.settle import settle
 from grundy.codes import parse
 from grundy.figures import rare as rare_figures
 from grundy.figures import save
+from grundy.present.text import ledger_summary
 
 HERE = Path(__file__).resolve().parent
 CODE = parse("·354")
@@ -51,6 +52,11 @@ class Log:
             print(f"[{now - self.t0:6.0f} s] {text}", file=sys.stderr)
             self.last = now
 
+
+
+def _ledger_dict(led) -> dict:
+    """The ledger's JSON with its plain-words summary."""
+    return dict(led.to_dict(), summary=ledger_summary(led))
 
 def cached(path: Path, make):
     """The JSON at ``path``, or ``make()`` written there first."""
@@ -194,7 +200,7 @@ def run(
     log(f"ledger of {VALUE} over {depth:,} heaps")
     led = cached(
         cache / f"ledger-354-{VALUE}-{depth}.json",
-        lambda: rare.ledger(CODE, values[:depth], VALUE, mask=1).to_dict(),
+        lambda: _ledger_dict(rare.ledger(CODE, values[:depth], VALUE, mask=1)),
     )
     sole = sorted((s[3] for s in led["suppliers"]), reverse=True)
     led["sole_shares"] = {

@@ -4,7 +4,7 @@
     python docs/findings/unsettled.py --out /tmp/f --quick            # 1..2 digits, 0.5 s a code
 
 Surveys the family to 2,400 heaps (a catalogue in the cache, reused), runs
-:func:`grundy.cli.settle.settle` on every code left unsettled with a CPU-time
+:func:`grundy.settle.settle` on every code left unsettled with a CPU-time
 budget per code, and compares the outcome with the published lists of
 solved, trivial and unsolved octal games (``data/tczajka_*.csv``, see
 ``data/README.md``).  Writes ``unsettled.md``, ``unsettled.json`` and the
@@ -25,10 +25,10 @@ from pathlib import Path
 from grundy import survey
 from grundy.catalogue import Catalogue
 from grundy.checkpoint import cache_dir, file_stem
-from grundy.cli.settle import settle
+from grundy.settle import settle
 from grundy.codes import family, parse
 from grundy.engine import compute
-from grundy.figures import pyplot, save
+from grundy.figures import save, subplots
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data"
@@ -253,9 +253,8 @@ def run(out_dir: Path, digits: int, budget: float, cache: Path) -> dict:
 def figures(result: dict, where: Path) -> None:
     """Start against period of the codes settled here, outcome by published status, and how far
     the open codes got."""
-    plt = pyplot()
     settled = [r for r in result["codes"] if r["settled"]]
-    fig, ax = plt.subplots(figsize=(6, 4.5))
+    fig, ax = subplots(figsize=(6, 4.5))
     if settled:
         ax.scatter([r["start"] for r in settled], [r["period"] for r in settled], s=14)
         for r in settled:
@@ -268,7 +267,7 @@ def figures(result: dict, where: Path) -> None:
     save(fig, where / "settled.png")
 
     cats = sorted({r["published"] for r in result["codes"]})
-    fig, ax = plt.subplots(figsize=(6, 3.5))
+    fig, ax = subplots(figsize=(6, 3.5))
     for j, outcome in enumerate((True, False)):
         n = [
             sum(r["settled"] == outcome and r["published"] == c for r in result["codes"])
@@ -282,7 +281,7 @@ def figures(result: dict, where: Path) -> None:
     ax.set_title(f"{result['unsettled']} codes unsettled at {result['survey_heaps']:,} heaps")
     save(fig, where / "published.png")
 
-    fig, ax = plt.subplots(figsize=(6, 4.5))
+    fig, ax = subplots(figsize=(6, 4.5))
     for status in ("growing", "bounded_unsettled"):
         pts = [x for x in result["codes"] if not x["settled"] and x["survey_status"] == status]
         ax.scatter([x["heaps"] or 1 for x in pts], [x["rare_heaps"] if x["mask"] else 0 for x in pts],

@@ -1,26 +1,58 @@
 """grundy: exact Grundy sequences of octal games, certified periods, surveys.
 
-The flow is ``code string -> Code -> Sequence -> analyses``; see DESIGN.md.
+The flow is ``code string -> Code -> Sequence -> analyses -> catalogue ->
+figures and site`` (docs/README.md).  A notebook session::
+
+    >>> import grundy
+    >>> s = grundy.values("·137", 3000)
+    >>> s.reading()
+    <Reading: period 34 from heap 52, certified (window 175)>
+    >>> grundy.settle("·156")
+    <Settlement ·156: period 349 from heap 3,479, certified (window 7,659)>
+    >>> p = grundy.position("·137", [3, 5, 7])
+    >>> p.value, [m.after for m in p.winning_moves]
+    (0, [])
+
+Names are imported when first used, so ``import grundy`` (and the command
+line's start-up) loads no compiler.
 """
+
+from importlib import import_module
 
 __version__ = "0.1.0"
 
-from .codes import Code, Move, family, parse  # noqa: E402
-from .engine import compute  # noqa: E402
-from .errors import CodeError, GrundyError, SequenceFileError, UsageError  # noqa: E402
-from .sequence import Sequence, compute_sequence  # noqa: E402
+from .codes import Code, Move, family, parse
+from .errors import CodeError, GrundyError, SequenceFileError, UsageError
+from .position import Position, position
+from .settle import Settlement, settle
+
+_LAZY = {
+    "compute": "engine",
+    "Sequence": "sequence", "values": "sequence", "load": "sequence",
+    "Reading": "periods", "reading": "periods", "arithmetic_reading": "periods",
+    "Trajectory": "trajectory",
+    "RareClass": "classes",
+    "Catalogue": "catalogue",
+}
+"""Names whose modules load numba or sqlite: imported on first use.  ``settle`` and
+``position`` are bound here at once because they share their modules' names
+(an import of the module would otherwise shadow the function)."""
 
 __all__ = [
-    "Code",
-    "CodeError",
-    "GrundyError",
-    "Move",
-    "Sequence",
-    "SequenceFileError",
-    "UsageError",
-    "__version__",
-    "compute",
-    "compute_sequence",
-    "family",
-    "parse",
+    "Catalogue", "Code", "CodeError", "GrundyError", "Move", "Position", "RareClass", "Reading",
+    "Sequence", "SequenceFileError", "Settlement", "Trajectory", "UsageError", "__version__",
+    "arithmetic_reading", "compute", "family", "load", "parse", "position", "reading", "settle",
+    "values",
 ]
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'grundy' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))

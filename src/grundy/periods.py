@@ -89,8 +89,17 @@ class Reading:
     certified: bool
 
     def to_dict(self) -> dict:
-        """The JSON form (SPEC.md key names)."""
+        """The JSON form (the names of docs/periodicity.md)."""
         return asdict(self)
+
+    def __str__(self) -> str:
+        kind = f"arithmetic period {self.period:,}" if self.saltus else f"period {self.period:,}"
+        salt = f", saltus {self.saltus}" if self.saltus else ""
+        state = "certified" if self.certified else "not certified"
+        return f"{kind} from heap {self.start:,}{salt}, {state} (window {self.window:,})"
+
+    def __repr__(self) -> str:
+        return f"<Reading: {self}>"
 
 
 def parts(code: int | Code) -> int:

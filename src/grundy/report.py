@@ -283,10 +283,7 @@ def code_page(result: dict, values, rare=None, source: str = "the catalogue") ->
 
 
 def _save(fig, path: Path) -> None:
-    from .figures import pyplot
-
     fig.savefig(path, dpi=DPI, bbox_inches="tight")
-    pyplot().close(fig)
 
 
 def _write_code(result: dict, codes_dir: Path, source: str) -> str:
@@ -294,7 +291,7 @@ def _write_code(result: dict, codes_dir: Path, source: str) -> str:
     from .engine import compute
     from .figures import report as figs
     from .figures import trajectory as trajectory_figure
-    from .reading import trajectory
+    from .trajectory import trajectory
 
     name, s = result["code"], slug(result["code"])
     values = compute(name, result["heaps"])

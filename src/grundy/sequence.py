@@ -21,7 +21,6 @@ import numpy as np
 
 from . import __version__
 from .codes import Code, parse
-from .engine import choose, compute, smallest_dtype
 from .errors import SequenceFileError
 
 FORMAT = 1
@@ -41,14 +40,51 @@ def paths(path: str | os.PathLike) -> tuple[Path, Path]:
     return p.with_name(p.name + ".npy"), p.with_name(p.name + ".json")
 
 
-@dataclass
+@dataclass(eq=False)
 class Sequence:
-    """``values[n] = G(n)`` for ``0 <= n < depth`` of ``code``."""
+    """``values[n] = G(n)`` for ``0 <= n < depth`` of ``code``, with the analyses as methods.
+
+    A sequence behaves like its values: ``len(s)``, ``s[n]`` (an ``int``),
+    ``s[a:b]`` (a numpy array); ``s.values`` is the array itself.
+
+    Examples
+    --------
+    >>> s = values("·137", 3000)
+    >>> len(s), s[1:10].tolist()
+    (3000, [1, 1, 2, 0, 3, 1, 1, 0, 3])
+    >>> s.reading()
+    <Reading: period 34 from heap 52, certified (window 175)>
+    """
 
     code: Code
     values: np.ndarray
     engine: str = "dense"
     version: str = field(default=__version__)
+
+    def __len__(self) -> int:
+        return int(self.values.size)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return self.values[index]
+        return int(self.values[index])
+
+    def __iter__(self):
+        return (int(v) for v in self.values)
+
+    def __repr__(self) -> str:
+        head = " ".join(str(int(v)) for v in self.values[:24])
+        more = " …" if self.depth > 24 else ""
+        return f"<Sequence {self.code}, {self.depth:,} heaps: {head}{more}; {self._reading_text()}>"
+
+    def _repr_html_(self) -> str:
+        from .present.notebook import sequence_html
+
+        return sequence_html(self)
+
+    def _reading_text(self) -> str:
+        r = self.reading()
+        return f"no reading at depth {self.depth:,}" if r is None else str(r)
 
     @property
     def depth(self) -> int:
@@ -65,6 +101,62 @@ class Sequence:
         """The first heap worth the largest value."""
         return int(np.argmax(self.values))
 
+    # ------------------------------------------------------------ analyses
+
+    def reading(self, depth: int | None = None, *, heap0: bool = False):
+        """The pure reading at ``depth`` (default: every heap known), or None
+        (:func:`grundy.periods.reading`)."""
+        from .periods import reading
+
+        return reading(self.values, self.code, depth, heap0=heap0)
+
+    def arithmetic_reading(self, depth: int | None = None):
+        """The arithmetic reading at ``depth``, shown beside the reading, never certified
+        (:func:`grundy.periods.arithmetic_reading`)."""
+        from .periods import arithmetic_reading
+
+        return arithmetic_reading(self.values, self.code, depth)
+
+    def trajectory(self, *, heap0: bool = False, arithmetic: bool = False):
+        """The readings at every depth, the false readings and the certificate
+        (:func:`grundy.trajectory.trajectory`)."""
+        from .trajectory import trajectory
+
+        return trajectory(self.values, self.code, heap0=heap0, arithmetic=arithmetic)
+
+    def rare(self, mask: int | None = None, parity: int | None = None, **options):
+        """Where the heaps of a value class arrive (:func:`grundy.rare.arrivals`).
+
+        Without ``mask`` the class is the one with the fewest heaps: the sparse
+        engine's choice, with ``parity`` 0 (the class holding 0); ``parity``
+        defaults to 1 (the class XOR respects) when a mask is given.  Options
+        (``after``, ``block``, ...) pass on to :func:`grundy.rare.arrivals`;
+        ``after`` defaults to a tenth of the heaps.
+        """
+        from .classes import RareClass, best_class
+        from .rare import arrivals
+
+        if mask is None:
+            cls = best_class(self.values, parity)
+        else:
+            cls = RareClass(mask, 1 if parity is None else parity)
+        options.setdefault("after", min(10_000, self.depth // 10))
+        return arrivals(self.code, self.values, cls, **options)
+
+    def counts(self, value: int, **options):
+        """Move and split counts of ``value`` at every heap (:func:`grundy.rare.counts`);
+        ``lo`` defaults to heap 1."""
+        from .rare import counts
+
+        options.setdefault("lo", 1)
+        return counts(self.code, self.values, value, **options)
+
+    def ledger(self, value: int, **options):
+        """Which rare heaps supply ``value`` (:func:`grundy.rare.ledger`)."""
+        from .rare import ledger
+
+        return ledger(self.code, self.values, value, **options)
+
     def to_dict(self, values: bool = True) -> dict:
         """The JSON form: code, t, heaps, max, and the values unless ``values`` is false."""
         out = {"code": str(self.code), "t": self.code.t, "heaps": self.depth, "max": self.max}
@@ -79,7 +171,10 @@ class Sequence:
         engine: str = "auto",
         on_chunk: Callable[[np.ndarray], None] | None = None,
     ) -> Sequence:
-        """This sequence to ``heaps`` heaps, computing only the heaps it lacks (never shorter)."""
+        """This sequence to ``heaps`` heaps, computing only the heaps it lacks (a new
+        Sequence; this one if it is already that deep)."""
+        from .engine import choose, compute
+
         if heaps <= self.depth:
             return self
         values = compute(self.code, heaps, engine=engine, prefix=self.values, on_chunk=on_chunk)
@@ -147,11 +242,23 @@ def _atomic_write(target: Path, write: Callable) -> None:
     os.replace(tmp, target)
 
 
-def compute_sequence(code: Code | str, heaps: int, *, engine: str = "auto", on_chunk=None) -> Sequence:
-    """Compute ``code`` to ``heaps`` heaps as a :class:`Sequence`."""
+def values(code: Code | str, heaps: int, *, engine: str = "auto", on_chunk=None) -> Sequence:
+    """The Grundy values of ``code`` for heaps ``0..heaps-1``, as a :class:`Sequence`.
+
+    ``engine`` is ``auto`` (the fastest that applies), ``dense``, ``sparse`` or
+    ``reference``; ``on_chunk(values_so_far)`` is called as the work advances.
+    """
+    from .engine import choose, compute
+
     code = parse(code)
-    values = compute(code, heaps, engine=engine, on_chunk=on_chunk)
-    return Sequence(code, values, choose(code, engine))
+    computed = compute(code, heaps, engine=engine, on_chunk=on_chunk)
+    return Sequence(code, computed, choose(code, engine))
 
 
-__all__ = ["Sequence", "checksum", "compute_sequence", "paths", "smallest_dtype"]
+
+def load(path: str | os.PathLike) -> Sequence:
+    """The sequence stored at ``path`` by :meth:`Sequence.save` (``PATH.npy`` + ``PATH.json``)."""
+    return Sequence.load(path)
+
+
+__all__ = ["Sequence", "checksum", "load", "paths", "values"]

@@ -22,7 +22,7 @@ from .engine import compute
 from .executors import SerialExecutor, batch_results
 from .growth import is_growing
 from .periods import arithmetic_reading
-from .reading import trajectory
+from .trajectory import trajectory
 
 DEFAULT_HEAPS = 2400
 STATUSES = ("settled", "growing", "bounded_unsettled")

@@ -16,6 +16,7 @@ from . import values  # noqa: F401  (registers the sub-command)
 from . import periods  # noqa: F401  (registers period, readings)
 from . import rare  # noqa: F401  (registers rare, counts, ledger, rare-survey)
 from . import settle  # noqa: F401  (registers settle)
+from . import position  # noqa: F401  (registers nim)
 from . import survey  # noqa: F401  (registers survey, show)
 from . import report  # noqa: F401  (registers report)
 

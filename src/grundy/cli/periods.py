@@ -8,7 +8,7 @@ from ..engine import compute
 from ..errors import UsageError
 from ..figures import FORMATS
 from ..periods import arithmetic_reading, reading
-from ..reading import trajectory
+from ..trajectory import trajectory
 from .common import CODE, HEAPS, cli, emit_json, progress
 
 HEAP0 = click.option(

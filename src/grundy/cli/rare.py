@@ -248,8 +248,10 @@ def ledger(code, value, heaps, below, mask, top, sequence, plots, as_json):
         from ..figures import save
 
         save(figs.concentration(led), plots / f"{file_stem(code)}-ledger-{value}.png")
+    from ..present.text import ledger_summary
+
     if as_json:
-        emit_json(led.to_dict())
+        emit_json(dict(led.to_dict(), summary=ledger_summary(led)))
         return
     click.echo(
         f"code      {led.code}, value {led.value}, heaps 1..{led.heaps - 1:,}, "
@@ -262,7 +264,7 @@ def ledger(code, value, heaps, below, mask, top, sequence, plots, as_json):
     if len(led.suppliers) > top:
         click.echo(f"… {len(led.suppliers) - top:,} more below {led.below:,}")
     click.echo()
-    click.echo(click.wrap_text(led.summary, width=100))
+    click.echo(click.wrap_text(ledger_summary(led), width=100))
 
 
 @cli.command("rare-survey")

@@ -8,8 +8,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from matplotlib import colormaps
+from matplotlib.cm import ScalarMappable
+from matplotlib.colors import Normalize
+
 from ..rare import Arrivals, GapFit, Ledger, exponential_cdf
-from . import pyplot
+
+from . import subplots
 
 
 def _title(arr: Arrivals, what: str) -> str:
@@ -18,15 +23,14 @@ def _title(arr: Arrivals, what: str) -> str:
 
 def strip(arr: Arrivals):
     """A tick at every rare heap past the cut-off, coloured by its value."""
-    plt = pyplot()
-    fig, ax = plt.subplots(figsize=(10, 2.6))
+    fig, ax = subplots(figsize=(10, 2.6))
     if arr.rare.size:
         vals = np.unique(arr.rare_values)
         if vals.size <= 20:
-            cmap = plt.get_cmap("tab10" if vals.size <= 10 else "tab20")
+            cmap = colormaps.get_cmap("tab10" if vals.size <= 10 else "tab20")
             colours = [cmap(i) for i in range(vals.size)]
         else:
-            colours = plt.get_cmap("viridis")(np.linspace(0, 1, vals.size))
+            colours = colormaps.get_cmap("viridis")(np.linspace(0, 1, vals.size))
         for v, c in zip(vals, colours):
             ax.vlines(arr.rare[arr.rare_values == v], 0, 1, colors=[c], linewidth=0.8, label=str(v))
         if vals.size <= 20:
@@ -39,8 +43,8 @@ def strip(arr: Arrivals):
                 frameon=False,
             )
         else:
-            norm = plt.Normalize(vals.min(), vals.max())
-            fig.colorbar(plt.cm.ScalarMappable(norm=norm, cmap="viridis"), ax=ax, label="value")
+            norm = Normalize(vals.min(), vals.max())
+            fig.colorbar(ScalarMappable(norm=norm, cmap="viridis"), ax=ax, label="value")
     ax.set_xlim(arr.after, arr.heaps)
     ax.set_yticks([])
     ax.set_xlabel("heap")
@@ -50,8 +54,7 @@ def strip(arr: Arrivals):
 
 def blocks(arr: Arrivals):
     """Rare heaps per block of ``arr.block`` heaps, from heap 0 (the last block may be short)."""
-    plt = pyplot()
-    fig, ax = plt.subplots(figsize=(8, 3.5))
+    fig, ax = subplots(figsize=(8, 3.5))
     starts = np.arange(arr.blocks.size) * arr.block
     ax.bar(starts, arr.blocks, width=arr.block, align="edge", color="tab:blue", edgecolor="white")
     ax.axvline(arr.after, color="grey", linestyle=":", label=f"cut-off {arr.after:,}")
@@ -64,8 +67,7 @@ def blocks(arr: Arrivals):
 
 def gap_histogram(arr: Arrivals, fit: GapFit):
     """The gaps between rare heaps past the cut-off, with the exponential of the same mean."""
-    plt = pyplot()
-    fig, ax = plt.subplots(figsize=(8, 3.5))
+    fig, ax = subplots(figsize=(8, 3.5))
     d = arr.gap_array
     if d.size:
         edges = np.histogram_bin_edges(d, bins=min(40, max(5, d.size // 5)))
@@ -103,8 +105,7 @@ def gap_histogram(arr: Arrivals, fit: GapFit):
 
 def concentration(led: Ledger):
     """The share of the supplies of ``v`` made by the top ``k`` suppliers, against ``k``."""
-    plt = pyplot()
-    fig, ax = plt.subplots(figsize=(6, 4))
+    fig, ax = subplots(figsize=(6, 4))
     made = np.array([s.supplies for s in led.suppliers if s.supplies], dtype=np.float64)
     if made.size:
         k = np.arange(1, made.size + 1)

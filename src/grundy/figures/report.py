@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import pyplot
+from . import subplots
 
 CHANGE_BINS = ((0, 0), (1, 1), (2, 2), (3, 4), (5, 9), (10, 19), (20, 49), (50, 99), (100, 150), (151, None))
 """Ranges of the number of reading changes per code, matching the survey tallies (5–100, over 150)."""
@@ -19,8 +19,7 @@ KIND_COLOURS = {"right_period_wrong_start": "tab:blue", "dividing": "tab:orange"
 
 def sequence(values: np.ndarray, code: str, *, start: int | None = None, window: int | None = None):
     """``G(n)`` against ``n``, with the certified period's start and window marked when known."""
-    plt = pyplot()
-    fig, ax = plt.subplots(figsize=(7, 2.6))
+    fig, ax = subplots(figsize=(7, 2.6))
     n = np.arange(values.size)
     ax.plot(n, values, ".", markersize=1.5, color="tab:blue", antialiased=False)
     if start is not None:
@@ -45,11 +44,10 @@ def _change_label(lo: int, hi: int | None) -> str:
 
 def changes(settled: list[dict]):
     """How many settled codes changed their reading 0, 1, 2, … times before it was certified."""
-    plt = pyplot()
     counts = np.array([r["changes"] for r in settled], dtype=np.int64)
     tally = [int(np.count_nonzero((counts >= lo) & (counts <= (np.inf if hi is None else hi))))
              for lo, hi in CHANGE_BINS]
-    fig, ax = plt.subplots(figsize=(8, 3.2))
+    fig, ax = subplots(figsize=(8, 3.2))
     labels = [_change_label(lo, hi) for lo, hi in CHANGE_BINS]
     bars = ax.bar(labels, tally, color="tab:blue")
     ax.bar_label(bars, fontsize="small")
@@ -67,8 +65,7 @@ def reach(settled: list[dict]):
     Period-1 readings (a value repeated once) outnumber the rest by far, so
     they get a panel of their own; the longer periods are split by kind.
     """
-    plt = pyplot()
-    fig, (short, longer) = plt.subplots(1, 2, figsize=(10, 3.2), sharex=True)
+    fig, (short, longer) = subplots(1, 2, figsize=(10, 3.2), sharex=True)
     bins = np.linspace(0, 1, 21)
     false = [fr for r in settled for fr in r["false_readings"]]
     ones = [fr["reach"] for fr in false if fr["period"] == 1]
@@ -92,8 +89,7 @@ def reach(settled: list[dict]):
 
 def repetitions(settled: list[dict], believed: dict):
     """Repetitions each certified reading needed, beside the false readings a stricter reader still believes."""
-    plt = pyplot()
-    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.2), gridspec_kw={"width_ratios": [3, 2]})
+    fig, (left, right) = subplots(1, 2, figsize=(9, 3.2), gridspec_kw={"width_ratios": [3, 2]})
     needed = [r["repetitions_needed"] for r in settled]
     if needed:
         left.hist(needed, bins=np.arange(2, max(needed) + 1.5, 0.5), color="tab:blue")

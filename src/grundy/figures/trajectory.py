@@ -10,16 +10,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..reading import KINDS, Trajectory
-from . import pyplot
+from ..trajectory import KINDS, Trajectory
+from . import subplots
 
 COLOURS = dict(zip(KINDS, ("tab:orange", "tab:green", "tab:red")))
 
 
 def plot(tr: Trajectory):
     """The figure of ``tr``; save it with :func:`grundy.figures.save`."""
-    plt = pyplot()
-    fig, (ax_s, ax_p, ax_f) = plt.subplots(
+    fig, (ax_s, ax_p, ax_f) = subplots(
         3, 1, figsize=(10, 7.5), sharex=True, gridspec_kw={"height_ratios": (1, 1, 1.6)}
     )
     lo = tr.first_depth or 0

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from grundy import compute, family, parse
 from grundy.codes import Code
 from grundy.errors import CertificateError
-from grundy.reading import readings, trajectory
+from grundy.trajectory import readings, trajectory
 from naive_reading import kmp_reading, naive_readings, naive_trajectory
 
 SMALL = list(family(2, d0=True))

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from grundy.codes import family
 from grundy.engine import compute
 from grundy.periods import arithmetic_reading, held_to, window
-from grundy.reading import readings, trajectory
+from grundy.trajectory import readings, trajectory
 from naive_reading import naive_reading
 
 

@@ -1,0 +1,1 @@
+"""Presentation: what people read (notebook HTML, plain sentences), made from analysis results."""

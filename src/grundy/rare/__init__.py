@@ -1,0 +1,47 @@
+"""Rare classes and the codes that never settle (docs/rare-classes.md, docs/counts.md).
+
+One subject a module: :mod:`grundy.classes` (what a class is), ``thinning``
+(does a class thin), ``survey`` (every class of a family), ``arrivals``
+(where a class's heaps arrive), ``counts`` (move and split counts of a
+value), ``ledger`` (which rare heaps supply a value).  Sentences that read
+the numbers for people live in :mod:`grundy.present.text`.
+"""
+
+from ..classes import (
+    CONVENTIONS,
+    RareClass,
+    best_class,
+    best_mask,
+    block_counts,
+    odd_counts,
+    parity,
+    rare_heaps,
+    value_counts,
+    walsh_hadamard,
+)
+from .arrivals import (
+    MODULI,
+    Arrivals,
+    GapFit,
+    Gaps,
+    arrivals,
+    exponential_cdf,
+    first_empty_modulus,
+    gap_fit,
+    gaps,
+    residues,
+    tail_period,
+)
+from .counts import Counts, Tally, counts, tally
+from .ledger import TOP, Ledger, Supplier, ledger
+from .survey import CodeSurvey, RareSurvey, ThinClass, rare_survey, survey_code
+from .thinning import StretchCounts, Thinning, stretch_counts, thinning, thins, thirds
+
+__all__ = [
+    "CONVENTIONS", "MODULI", "TOP", "Arrivals", "CodeSurvey", "Counts", "GapFit", "Gaps", "Ledger",
+    "RareClass", "RareSurvey", "StretchCounts", "Supplier", "Tally", "ThinClass", "Thinning",
+    "arrivals", "best_class", "best_mask", "block_counts", "counts", "exponential_cdf",
+    "first_empty_modulus", "gap_fit", "gaps", "ledger", "odd_counts", "parity", "rare_heaps",
+    "rare_survey", "residues", "stretch_counts", "survey_code", "tail_period", "tally", "thinning",
+    "thins", "thirds", "value_counts", "walsh_hadamard",
+]

@@ -1,0 +1,155 @@
+"""The rare-class survey: every class of every code of a family, and those that thin."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from concurrent.futures import Executor
+from dataclasses import dataclass, replace
+from functools import partial
+
+import numpy as np
+
+from ..classes import RareClass
+from ..codes import Code, parse
+from ..engine import compute
+from ..growth import is_growing
+from .thinning import stretch_counts, thirds
+
+
+@dataclass(frozen=True)
+class ThinClass:
+    """A class that thins on one code: its counts per stretch and the values it still holds last."""
+
+    code: str
+    mask: int
+    parity: int
+    thirds: tuple[int, int, int]
+    length: int
+    last_values: tuple[int, ...]
+
+    @property
+    def rank_key(self) -> tuple:
+        """Rarest in the last stretch first, then the steepest first fall."""
+        c1, c2, c3 = self.thirds
+        return (c3 / self.length, c2 / c1, self.code, self.mask, self.parity)
+
+    def to_dict(self) -> dict:
+        return {
+            "code": self.code,
+            "mask": self.mask,
+            "parity": self.parity,
+            "thirds": list(self.thirds),
+            "length": self.length,
+            "last_values": list(self.last_values),
+        }
+
+
+@dataclass(frozen=True)
+class CodeSurvey:
+    """One code of a rare-class survey: how many classes thin, and the best few."""
+
+    code: str
+    heaps: int
+    max: int
+    growing: bool
+    classes_tried: int
+    thinning: int
+    best: tuple[ThinClass, ...]
+
+    def to_dict(self) -> dict:
+        return {
+            "code": self.code,
+            "heaps": self.heaps,
+            "max": self.max,
+            "growing": self.growing,
+            "classes_tried": self.classes_tried,
+            "thinning": self.thinning,
+            "best": [c.to_dict() for c in self.best],
+        }
+
+
+def survey_code(
+    code: Code | str, heaps: int, *, sigmas: float = 2.0, keep: int = 3, growing_only: bool = True
+) -> CodeSurvey:
+    """Try every class on one code: each mask below ``2**bits`` of the largest value, each parity.
+
+    With ``growing_only`` a code that is not growing (SPEC.md §6) is computed
+    but not searched.
+    """
+    code = parse(code)
+    values = compute(code, heaps)
+    top = int(values.max())
+    growing = is_growing(values)
+    bits = top.bit_length()
+    if (growing_only and not growing) or thirds(values.size)[1] == 0 or bits == 0:
+        return CodeSurvey(str(code), values.size, top, growing, 0, 0, ())
+    sc = stretch_counts(values)
+    classes = [
+        ThinClass(str(code), m, q, sc.counts(m, q), sc.length, ())
+        for m, q in sorted(sc.thinning(sigmas), key=lambda k: (k[1] == 0, k[0]))
+    ]
+    last = values[values.size - sc.length :]
+    best = tuple(
+        replace(
+            c,
+            last_values=tuple(
+                int(v) for v in np.unique(last[RareClass(c.mask, c.parity).contains(last)])
+            ),
+        )
+        for c in sorted(classes, key=lambda c: c.rank_key)[:keep]
+    )
+    return CodeSurvey(
+        str(code), values.size, top, growing, 2 * ((1 << bits) - 1), len(classes), best
+    )
+
+
+@dataclass
+class RareSurvey:
+    """A rare-class survey over a family: every code read, and the thinning classes ranked."""
+
+    heaps: int
+    sigmas: float
+    growing_only: bool
+    codes: list[CodeSurvey]
+
+    @property
+    def ranked(self) -> list[ThinClass]:
+        """The best classes of every code, rarest in the last stretch first."""
+        return sorted((c for s in self.codes for c in s.best), key=lambda c: c.rank_key)
+
+    def to_dict(self) -> dict:
+        searched = [s for s in self.codes if s.classes_tried]
+        return {
+            "heaps": self.heaps,
+            "sigmas": self.sigmas,
+            "growing_only": self.growing_only,
+            "codes_read": len(self.codes),
+            "codes_searched": len(searched),
+            "codes_with_thinning": sum(1 for s in searched if s.thinning),
+            "classes": [c.to_dict() for c in self.ranked],
+            "codes": [s.to_dict() for s in searched],
+        }
+
+
+def rare_survey(
+    codes: Iterable[Code | str],
+    heaps: int,
+    *,
+    sigmas: float = 2.0,
+    keep: int = 3,
+    growing_only: bool = True,
+    executor: Executor | None = None,
+    on_code: Callable[[int], None] | None = None,
+) -> RareSurvey:
+    """Run :func:`survey_code` over ``codes``, serially or on any ``concurrent.futures.Executor``.
+
+    ``on_code(done)`` is called after each code.
+    """
+    work = partial(survey_code, heaps=heaps, sigmas=sigmas, keep=keep, growing_only=growing_only)
+    mapper = executor.map if executor is not None else map
+    out = []
+    for result in mapper(work, [parse(c) for c in codes]):
+        out.append(result)
+        if on_code is not None:
+            on_code(len(out))
+    return RareSurvey(heaps, float(sigmas), growing_only, out)

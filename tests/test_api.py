@@ -1,0 +1,102 @@
+"""The notebook API: grundy.values / load / settle / position, Sequence methods, reprs, doctests."""
+
+import doctest
+import importlib
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import grundy
+from grundy import periods, rare, trajectory
+from grundy.engine import compute
+from grundy.engine.reference import grundy_values
+from naive_reading import naive_reading
+
+
+@pytest.mark.parametrize("name", ["grundy", "grundy.sequence", "grundy.settle", "grundy.position"])
+def test_docstring_examples_run(name):
+    """The examples in the docstrings (the notebook session of the package's docstring too)."""
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_a_sequence_behaves_like_its_values():
+    s = grundy.values("·137", 500)
+    ref = grundy_values(grundy.parse("·137"), 500)
+    assert len(s) == 500 and s[0] == 0 and s[499] == ref[499] and isinstance(s[7], int)
+    assert s[10:20].tolist() == ref[10:20] and list(s)[:30] == ref[:30]
+    assert isinstance(s.values, np.ndarray) and s.values.dtype == np.uint8
+    longer = s.extend(800)
+    assert len(longer) == 800 and longer[:500].tolist() == ref and len(s) == 500
+
+
+def test_save_and_load(tmp_path):
+    s = grundy.values("·45", 1000)
+    s.save(tmp_path / "s45")
+    back = grundy.load(tmp_path / "s45")
+    assert back.code == s.code and np.array_equal(back.values, s.values)
+
+
+def test_the_analyses_are_the_modules_functions():
+    s = grundy.values("·226", 300)
+    g = s.values.tolist()
+    r = s.reading(120)
+    assert (r.start, r.period) == naive_reading(g, 120)
+    assert s.reading() == periods.reading(s.values, s.code)
+    t = s.trajectory()
+    assert t.to_dict() == trajectory.trajectory(s.values, s.code).to_dict()
+    assert s.arithmetic_reading() == periods.arithmetic_reading(s.values, s.code)
+
+
+def test_rare_counts_and_ledger_from_a_sequence():
+    s = grundy.values("·6", 4000)
+    arr = s.rare(mask=1, parity=1, after=1000)
+    assert arr.cls == rare.RareClass(1, 1) and arr.after == 1000
+    assert np.array_equal(arr.rare, rare.rare_heaps(s.values, rare.RareClass(1, 1), 1000))
+    fewest = s.rare(after=100)
+    c = fewest.cls
+    counts = [int(rare.RareClass(m, 0).contains(s.values[1:]).sum()) for m in range(1, 256)]
+    assert c.parity == 0 and counts[c.mask - 1] == min(counts)
+    k = s.counts(3, lo=100, hi=400)
+    assert k.to_dict() == rare.counts(s.code, s.values, 3, lo=100, hi=400).to_dict()
+    led = s.ledger(3, below=500)
+    assert led.to_dict() == rare.ledger(s.code, s.values, 3, below=500).to_dict()
+
+
+def test_reprs_say_what_a_researcher_needs():
+    s = grundy.values("·137", 3000)
+    assert "period 34 from heap 52, certified (window 175)" in repr(s)
+    html = s._repr_html_()
+    assert "<table>" in html and "·137" in html and "window 175" in html
+    st = grundy.settle("·6", 2000)
+    assert "not settled within 2,000 heaps" in repr(st)
+    assert "not settled" in st._repr_html_() and "even class of mask" in st._repr_html_()
+    assert "certified" in grundy.settle("·156")._repr_html_()
+
+
+def test_figures_leave_pyplot_alone():
+    """Figures are Figure objects made without pyplot: the caller's backend is untouched."""
+    code = """
+import matplotlib
+matplotlib.use("svg")
+import sys, grundy
+from grundy.figures.trajectory import plot
+fig = plot(grundy.values("·137", 300).trajectory())
+assert type(fig).__name__ == "Figure", type(fig)
+assert matplotlib.get_backend() == "svg", matplotlib.get_backend()
+assert "matplotlib.pyplot" not in sys.modules
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+
+
+def test_import_grundy_loads_no_compiler():
+    code = "import sys, grundy; grundy.settle; grundy.position; assert 'numba' not in sys.modules"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+
+
+def test_compute_agrees_with_values():
+    assert np.array_equal(grundy.values("·77", 200).values, compute("·77", 200))
