@@ -4,6 +4,7 @@ import doctest
 import importlib
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,6 +21,13 @@ def test_docstring_examples_run(name):
     """The examples in the docstrings (the notebook session of the package's docstring too)."""
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_the_api_page_runs():
+    """Every example of docs/api.md, the notebook guide."""
+    page = Path(__file__).resolve().parents[1] / "docs" / "api.md"
+    result = doctest.testfile(str(page), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 20 and result.failed == 0
 
 
 def test_a_sequence_behaves_like_its_values():
