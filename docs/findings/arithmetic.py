@@ -5,7 +5,8 @@
 
 Every code is computed to the depth and read twice over the same depths (to
 its certificate, or to the depth when it has none): with the pure rule and
-with the arithmetic rule (saltus > 0, SPEC.md §5; ``grundy.trajectory.trajectory``
+with the arithmetic rule (saltus > 0, three periods seen, docs/arithmetic.md;
+``grundy.trajectory.trajectory``
 with ``arithmetic=True``).  Each arithmetic reading is a maximal run of depths
 with the same ``(start, period)``; its reach is ``held_to / window`` with the
 pure window ``2s + 2p + t`` as the yardstick (no theorem certifies an
@@ -249,8 +250,11 @@ def page(res: dict, figs: list[str], name: str) -> str:
             f"All {res['codes']} codes of 1..{res['digits']} digits are computed to {n} heaps and read "
             f"at every depth up to their certificate ({res['settled']} codes) or to {n} heaps "
             f"({res['unsettled']} codes with no certificate by then, {res['growing']} of them growing), "
-            "once with the pure rule (SPEC.md §4) and once with the arithmetic rule, "
-            "`G(i + p) = G(i) + S` with saltus `S > 0` (§5). An arithmetic reading is a maximal run "
+            "once with the pure rule ([readings](../readings.md)) and once with the arithmetic rule "
+            "([arithmetic](../arithmetic.md)), `G(i + p) = G(i) + S` with saltus `S > 0` over a "
+            "stretch of at least three periods, `d - s >= 3p` (two periods only define a saltus, "
+            "never confirm it; an earlier version of this page accepted two and so "
+            "counted every chance difference as a reading). An arithmetic reading is a maximal run "
             "of depths with the same start and period, like a pure false reading; how far it got is "
             "`held_to / window`, with the pure window `2s + 2p + t` as the yardstick."
         ),
