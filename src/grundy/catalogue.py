@@ -325,7 +325,7 @@ class Catalogue:
             sql, args = sql + " AND analysis=?", args + [analysis]
         return {r[0] for r in self.db.execute(sql, args)}
 
-    def add(self, result: dict, options: dict, values: np.ndarray) -> None:
+    def add(self, result: dict, values: np.ndarray, options: dict | None = None) -> None:
         """Store one code's survey result and its values, replacing what was stored for them.
 
         ``result`` has the keys of :func:`grundy.survey.survey_code`; the
@@ -333,6 +333,7 @@ class Catalogue:
         transaction, so a reader sees the code's old rows or its new ones.
         """
         code, heaps = result["code"], result["heaps"]
+        options = options or {}
         if len(values) != heaps or values_sha256(values) != result["values_sha256"]:
             raise ValueError(f"the values given for {code} are not those of its result")
         extra = {k: v for k, v in result.items() if k not in _COLUMNS and k != "false_readings"}

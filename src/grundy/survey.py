@@ -113,7 +113,7 @@ class SurveyEntry:
 
     def store(self, catalogue: Catalogue, output: tuple[dict, np.ndarray]) -> None:
         result, values = output
-        catalogue.add(result, self.options, values)
+        catalogue.add(result, values, self.options)
 
 
 SurveyRun = FamilyRun
