@@ -167,20 +167,29 @@ def pack_false_readings(false_readings: list[dict]) -> bytes:
     return zlib.compress(np.ascontiguousarray(table.T).tobytes(), 6)
 
 
-def unpack_false_readings(blob: bytes, count: int) -> list[dict]:
-    """The dicts packed by :func:`pack_false_readings` (``reach`` recomputed, ``saltus`` only
-    when non-zero, as ``FalseReading.to_dict`` writes them)."""
+def false_reading_columns(blob: bytes, count: int) -> np.ndarray:
+    """The ``(fields, count)`` int32 table packed by :func:`pack_false_readings`, checked;
+    ``ValueError`` when the blob is damaged."""
     try:
         raw = zlib.decompress(blob)
     except (zlib.error, TypeError) as exc:
         raise ValueError(str(exc)) from None
     if len(raw) != 4 * count * len(_FALSE_FIELDS):
         raise ValueError(f"{len(raw)} bytes for {count} false readings")
-    columns = np.frombuffer(raw, "<i4").reshape(len(_FALSE_FIELDS), count).tolist()
+    table = np.frombuffer(raw, "<i4").reshape(len(_FALSE_FIELDS), count)
+    kind, window = table[_FALSE_FIELDS.index("kind")], table[_FALSE_FIELDS.index("window")]
+    if count and (kind.min() < 0 or kind.max() >= len(KINDS) or window.min() <= 0):
+        raise ValueError("a false reading out of range")
+    return table
+
+
+def unpack_false_readings(blob: bytes, count: int) -> list[dict]:
+    """The dicts packed by :func:`pack_false_readings` (``reach`` recomputed, ``saltus`` only
+    when non-zero, as ``FalseReading.to_dict`` writes them)."""
     out = []
-    for start, period, first, last, held_to, window, kind, before, saltus in zip(*columns):
-        if not 0 <= kind < len(KINDS) or window <= 0:
-            raise ValueError("a false reading out of range")
+    for start, period, first, last, held_to, window, kind, before, saltus in zip(
+        *false_reading_columns(blob, count).tolist()
+    ):
         fr = {"start": start, "period": period, "first_depth": first, "last_depth": last,
               "held_to": held_to, "window": window, "reach": held_to / window,
               "kind": KINDS[kind], "before_start": bool(before)}
@@ -362,14 +371,17 @@ class Catalogue:
                         sql, args = sql + " AND heaps=?", args + [heaps]
                     self.db.execute(sql, args)
 
-    def _decode(self, row: tuple) -> dict:
+    def _decode(self, row: tuple, check_only: bool = False) -> dict:
         *cols, false_count, packed, extra = row
         result = dict(zip(_COLUMNS, cols))
         for key in _BOOLEAN:
             if result[key] is not None:
                 result[key] = bool(result[key])
         try:
-            result["false_readings"] = unpack_false_readings(packed, false_count)
+            if check_only:
+                false_reading_columns(packed, false_count)
+            else:
+                result["false_readings"] = unpack_false_readings(packed, false_count)
             more = json.loads(extra)
             if not isinstance(more, dict):
                 raise TypeError("extra keys are not a JSON object")
@@ -432,7 +444,7 @@ class Catalogue:
         out = {}
         for row in list(self._rows(heaps, options, codes, None)):
             try:
-                self._decode(row)
+                self._decode(row, check_only=True)
                 self.values(row[0], heaps, options)
             except DamagedRow as exc:
                 out[row[0]] = exc.problem

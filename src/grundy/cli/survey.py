@@ -184,6 +184,10 @@ def show(code, db, heaps, as_json):
                    f"right from depth {result['right_from']}, {result['changes']} changes, "
                    f"repetitions needed {result['repetitions_needed']:.2f}")
     click.echo(f"  largest value {result['max_value']} first at heap {result['argmax']}")
+    if result.get("mask") is not None:
+        last = "none" if result["last_rare"] is None else f"the last at heap {result['last_rare']:,}"
+        click.echo(f"  sparse: mask {result['mask']}{'+position' if result['position'] else ''}, "
+                   f"{result['rare_heaps']:,} rare heaps, {last}")
     click.echo(f"  {len(result['false_readings'])} false readings")
     for fr in result["false_readings"]:
         click.echo(f"    period {fr['period']} from {fr['start']}: depths {fr['first_depth']}..{fr['last_depth']}, "
