@@ -144,7 +144,7 @@ def test_tallies_by_hand():
 
 
 def test_heap0_variant_finds_the_four():
-    # SPEC §3: with heap 0 allowed, ·4's period 1 from heap 0 reaches its window 3 and is false.
+    # A period must not include heap 0: with heap 0 allowed, ·4's period 1 from heap 0 reaches its window 3 and is false.
     r = survey_code("·4", 2400)
     assert {"start": 0, "period": 1, "window": 3} in r["heap0_reached"]
 

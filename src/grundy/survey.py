@@ -1,8 +1,10 @@
 """Surveys: a family of codes through the flow, over any ``concurrent.futures.Executor``.
 
-Each code is computed to ``heaps``, read (the trajectory of SPEC.md §4, with
-heap 0 excluded and, separately, allowed), classified (§6) and described by
-the sparse-space statistics of its values.  :func:`run` is the family runner
+Each code is computed to ``heaps``, read (its trajectory: the reading at every
+depth, with heap 0 excluded and, separately, allowed), classified (settled when
+the reading at ``heaps`` is certified, else growing or bounded, see
+:func:`grundy.growth.is_growing`) and described by the sparse-space statistics
+of its values.  :func:`run` is the family runner
 (:mod:`grundy.family`) with :func:`survey_code` per code: the driver process
 stores every result and the values as they arrive, so an interrupted survey
 loses nothing it had finished.

@@ -1,4 +1,4 @@
-"""Survey tallies: how often a sweep that believed what it saw would have been wrong (SPEC.md §6).
+"""Survey tallies: how often a sweep that believed what it saw would have been wrong.
 
 Readings are scored on settled codes only, each read up to its own
 certificate depth: an unsettled code has no known truth to score against.
