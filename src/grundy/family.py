@@ -122,7 +122,7 @@ def settle_within(code: str, max_heaps: int, seconds: float | None = None) -> di
     ``limit``: None when settled, else ``"max_heaps"`` or ``"seconds"``, the
     limit that stopped it.  A run stopped by its budget reports where it
     stood (heaps known, mask and rare heaps in use, largest value so far).
-    The budget is checked between the engine's chunks (about a second each),
+    The budget is checked between the engine's chunks (about a quarter of a second each),
     so a run may pass it by up to one chunk.
     """
     from .cli.settle import settle  # the library's settle; moving to grundy.settle
