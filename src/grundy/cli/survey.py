@@ -101,8 +101,7 @@ def survey(digits, d0, hexadecimal, codes, recompute, heaps, db, workers, schedu
         finally:
             if client is not None:
                 client.close()
-        results = list(cat.results(heaps=heaps, options={}, codes={str(c) for c in wanted}))
-    summary = tallies(results)
+        summary = tallies(cat.results(heaps=heaps, options={}, codes={str(c) for c in wanted}))
     summary["survey"] = {
         "heaps": heaps,
         "db": str(db),
