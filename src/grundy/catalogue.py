@@ -227,12 +227,21 @@ class Catalogue:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise CatalogueError(f"cannot create the catalogue {self.path}: {exc.strerror}") from None
+        self.db = None
         try:
             self.db = sqlite3.connect(self.path, timeout=BUSY_SECONDS)
             self._create_or_check()
             self._use_wal()
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, CatalogueError) as exc:
+            self._close_quietly()
+            if isinstance(exc, CatalogueError):
+                raise
             raise self._error(exc, existed) from None
+
+    def _close_quietly(self) -> None:
+        if self.db is not None:
+            self.db.close()
+            self.db = None
 
     def _error(self, exc: sqlite3.DatabaseError, existed: bool) -> CatalogueError:
         name = getattr(exc, "sqlite_errorname", "")
@@ -251,12 +260,17 @@ class Catalogue:
         if not self.path.is_file():
             raise CatalogueError(f"there is no catalogue at {self.path}")
         uri = "file:" + quote(str(self.path.resolve()))
+        self.db = None
         for suffix in ("?mode=ro", "?mode=ro&immutable=1"):
             try:
                 self.db = sqlite3.connect(uri + suffix, uri=True, timeout=BUSY_SECONDS)
                 self._check(self._tables())
                 return
+            except CatalogueError:
+                self._close_quietly()
+                raise
             except sqlite3.DatabaseError as exc:
+                self._close_quietly()
                 if not getattr(exc, "sqlite_errorname", "").startswith("SQLITE_CANTOPEN"):
                     raise CatalogueError(f"{self.path} is not a grundy catalogue ({exc})") from None
                 last = exc
