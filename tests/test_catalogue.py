@@ -1,49 +1,136 @@
-"""The SQLite catalogue: idempotent writes, concurrent writers, schema checks."""
+"""The SQLite catalogue: exact round trips, replacing writes, damaged rows, read-only files."""
 
+import os
 import sqlite3
 import subprocess
 import sys
+from contextlib import contextmanager
+from pathlib import Path
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from grundy.catalogue import SCHEMA, Catalogue, CatalogueError
+from grundy.catalogue import (
+    SCHEMA,
+    Catalogue,
+    CatalogueError,
+    pack_false_readings,
+    pack_values,
+    unpack_false_readings,
+    unpack_values,
+    values_sha256,
+)
+from grundy.trajectory import KINDS
+from grundy.survey import ANALYSIS_VERSION, analyse
+
+CODES = ["·137", "·6", "·45", "·4", "·226", "0x·9", "4·07"]
 
 
-def result(code, heaps=100, n_false=1):
+def result(code, heaps=100, n_false=1, analysis=ANALYSIS_VERSION):
+    """A made-up result whose values are ``0, 1, 2, 0, 1, 2, ...``."""
+    values = (np.arange(heaps) % 3).astype(np.uint8)
     return {
         "code": code, "t": 2, "heaps": heaps, "status": "settled", "start": 1, "period": 2,
         "window": 8, "certificate_depth": 8, "right_from": 5, "changes": 1,
-        "repetitions_needed": 3.5, "max_value": 3, "argmax": 4, "values_sha256": "ab" * 32,
-        "version": "test", "believed": {"2": 1},
+        "repetitions_needed": 3.5, "max_value": 2, "argmax": 2, "mask": 3, "position": False,
+        "rare_heaps": 10, "last_rare": 97, "values_sha256": values_sha256(values),
+        "version": "test", "analysis": analysis,
         "false_readings": [
-            {"start": 1, "period": 1, "first_depth": 3, "last_depth": 4, "held_to": 4, "window": 6,
-             "reach": 4 / 6, "kind": "dividing", "before_start": False}
-        ] * n_false,
-        "heap0_reached": [], "arithmetic": None,
-    }
+            {"start": 1, "period": 1, "first_depth": 3 + i, "last_depth": 4 + i, "held_to": 4,
+             "window": 6, "reach": 4 / 6, "kind": "dividing", "before_start": False}
+            for i in range(n_false)
+        ],
+        "believed": {"2": 1}, "heap0_reached": [], "arithmetic": None,
+    }, values
 
 
-def test_add_is_idempotent(tmp_path):
+@pytest.fixture(scope="module")
+def surveyed():
+    return {c: analyse(c, 2400) for c in CODES}
+
+
+def test_results_and_values_come_back_exactly(tmp_path, surveyed):
     with Catalogue(tmp_path / "c.sqlite") as cat:
-        assert cat.add(result("·12", n_false=2), {})
-        assert not cat.add(result("·12", n_false=2), {})
-        assert cat.add(result("·12", heaps=200), {})
-        assert cat.add(result("·12"), {"heap0": True})
+        for r, v in surveyed.values():
+            cat.add(r, v)
+        back = {r["code"]: r for r in cat.results(heaps=2400, options={})}
+        assert cat.count_false_readings() == sum(len(r["false_readings"]) for r, _ in surveyed.values())
+        for code, (r, v) in surveyed.items():
+            assert back[code] == r and list(back[code]) == list(r)  # same keys, same order
+            got = cat.values(code, 2400)
+            assert got.dtype == v.dtype and np.array_equal(got, v)
+        assert cat.values("·77", 2400) is None and cat.values("·137", 2000) is None
+
+
+def test_false_readings_are_stored_once(tmp_path, surveyed):
+    with Catalogue(tmp_path / "c.sqlite") as cat:
+        r, v = surveyed["·226"]
+        cat.add(r, v)
+        text = b"".join(
+            str(x).encode() if not isinstance(x, bytes) else x
+            for row in cat.db.execute("SELECT * FROM results") for x in row
+        )
+    assert r["false_readings"] and b"first_depth" not in text and b"dividing" not in text
+
+
+false_reading = st.builds(
+    lambda s, p, f, n, h, w, k, b, sal: {
+        "start": s, "period": p, "first_depth": f, "last_depth": f + n, "held_to": h,
+        "window": w, "reach": h / w, "kind": k, "before_start": b, **({"saltus": sal} if sal else {}),
+    },
+    st.integers(0, 10**6), st.integers(1, 10**6), st.integers(1, 10**7), st.integers(0, 10**5),
+    st.integers(1, 10**7), st.integers(1, 10**7), st.sampled_from(KINDS), st.booleans(),
+    st.integers(0, 3),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(false_reading, max_size=40))
+def test_false_readings_pack_and_unpack(frs):
+    assert unpack_false_readings(pack_false_readings(frs), len(frs)) == frs
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 2**32 - 1), max_size=300), st.sampled_from([1, 255, 65535, 2**32 - 1]))
+def test_values_pack_in_the_smallest_type(xs, cap):
+    values = np.array([x % (cap + 1) for x in xs], dtype=np.uint32)
+    dtype, blob = pack_values(values)
+    back = unpack_values(dtype, blob, len(values))
+    assert np.array_equal(back, values)
+    assert back.dtype == np.min_scalar_type(int(values.max()) if values.size else 0)
+
+
+def test_storing_again_replaces_every_row_of_the_code(tmp_path):
+    with Catalogue(tmp_path / "c.sqlite") as cat:
+        three, values = result("·12", n_false=3)
+        cat.add(three, values)
+        cat.add(result("·12", n_false=1)[0], values)
+        cat.add(*result("·12", heaps=200))
         assert cat.stored_codes(100, {}) == {"·12"}
-        assert cat.count_false_readings() == 4
-        got = list(cat.results(heaps=100, options={}))
-        assert got == [result("·12", n_false=2)]
+        assert cat.count_false_readings() == 2
+        assert [len(r["false_readings"]) for r in cat.results(heaps=100)] == [1]
+        cat.add(*result("·13", analysis=ANALYSIS_VERSION - 1))
+        assert cat.stored_codes(100, {}, ANALYSIS_VERSION) == {"·12"}
+        assert cat.stored_codes(100, {}) == {"·12", "·13"}
+        cat.remove(["·12"], heaps=100)
+        assert cat.stored_codes(100, {}) == {"·13"} and cat.values("·12", 200) is not None
+        with pytest.raises(ValueError, match="not those of its result"):
+            cat.add(result("·14")[0], np.zeros(100, np.uint8))
 
 
-def test_schema_of_another_version_is_refused(tmp_path):
+def test_schema_of_another_version_is_refused_in_one_line(tmp_path):
     path = tmp_path / "c.sqlite"
     Catalogue(path).close()
     db = sqlite3.connect(path)
-    db.execute("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA + 1),))
+    db.execute("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA - 1),))
     db.commit()
     db.close()
-    with pytest.raises(CatalogueError, match=f"schema {SCHEMA + 1}"):
-        Catalogue(path)
+    for readonly in (False, True):
+        with pytest.raises(CatalogueError, match=f"schema {SCHEMA - 1}.*new file") as err:
+            Catalogue(path, readonly=readonly)
+        assert "\n" not in str(err.value)
 
 
 def test_foreign_files_are_refused(tmp_path):
@@ -56,8 +143,139 @@ def test_foreign_files_are_refused(tmp_path):
         Catalogue(other)
     junk = tmp_path / "junk.sqlite"
     junk.write_bytes(b"this is not a database at all, not even close" * 20)
-    with pytest.raises(CatalogueError):
-        Catalogue(junk)
+    for readonly in (False, True):
+        with pytest.raises(CatalogueError, match="not a grundy catalogue"):
+            Catalogue(junk, readonly=readonly)
+    with pytest.raises(CatalogueError, match="no catalogue"):
+        Catalogue(tmp_path / "missing.sqlite", readonly=True)
+    assert not (tmp_path / "missing.sqlite").exists()
+
+
+def damage(path, code, column, value):
+    table = "sequences" if column == "zlib" else "results"
+    db = sqlite3.connect(path)
+    db.execute(f"UPDATE {table} SET {column}=? WHERE code=?", (value, code))
+    db.commit()
+    db.close()
+
+
+@pytest.mark.parametrize("column, value", [
+    ("extra", "{not json"), ("extra", "[1, 2]"), ("false_readings", b"garbage"), ("false_count", 7),
+])
+def test_a_damaged_result_names_the_code_and_the_file(tmp_path, column, value):
+    path = tmp_path / "c.sqlite"
+    with Catalogue(path) as cat:
+        for code in ("·12", "·13"):
+            cat.add(*result(code, n_false=2))
+    damage(path, "·13", column, value)
+    with Catalogue(path, readonly=True) as cat:
+        assert [r["code"] for r in cat.results(codes=["·12"])] == ["·12"]
+        with pytest.raises(CatalogueError, match=f"{path}.*·13.*corrupt") as err:
+            list(cat.results())
+        assert "\n" not in str(err.value)
+        assert set(cat.damaged(100, {})) == {"·13"}
+
+
+@pytest.mark.parametrize("value", [b"garbage", b"", None])
+def test_damaged_values_name_the_code_and_the_file(tmp_path, value):
+    path = tmp_path / "c.sqlite"
+    with Catalogue(path) as cat:
+        cat.add(*result("·12"))
+        cat.add(*result("·13"))
+    if value is None:
+        with sqlite3.connect(path) as db:
+            db.execute("DELETE FROM sequences WHERE code='·13'")
+        db.close()
+    else:
+        damage(path, "·13", "zlib", value)
+    with Catalogue(path) as cat:
+        assert cat.values("·12", 100) is not None
+        with pytest.raises(CatalogueError, match=f"{path}.*values of ·13.*corrupt"):
+            cat.values("·13", 100)
+        assert list(cat.damaged(100, {})) == ["·13"]
+
+
+def test_values_that_decode_to_other_values_are_refused(tmp_path):
+    path = tmp_path / "c.sqlite"
+    with Catalogue(path) as cat:
+        cat.add(*result("·12"))
+    damage(path, "·12", "zlib", pack_values(np.zeros(100, np.uint8))[1])
+    with Catalogue(path) as cat, pytest.raises(CatalogueError, match="digest"):
+        cat.values("·12", 100)
+
+
+@contextmanager
+def read_only(*paths: Path):
+    """Make files and folders unwritable, even for root (the immutable attribute) when root."""
+    if os.geteuid() == 0:
+        try:
+            subprocess.run(["chattr", "+i", *map(str, paths)], check=True, capture_output=True)
+        except (OSError, subprocess.CalledProcessError):
+            pytest.skip("running as root without chattr: cannot make a read-only folder")
+        try:
+            yield
+        finally:
+            subprocess.run(["chattr", "-i", *map(str, paths)], check=True)
+        return
+    modes = {p: p.stat().st_mode for p in paths}
+    for p in paths:
+        p.chmod(0o555 if p.is_dir() else 0o444)
+    try:
+        yield
+    finally:
+        for p, mode in modes.items():
+            p.chmod(mode)
+
+
+def test_a_catalogue_on_a_read_only_disk(tmp_path):
+    folder = tmp_path / "ro"
+    path = folder / "c.sqlite"
+    with Catalogue(path) as cat:
+        cat.add(*result("·12"))
+    with read_only(path, folder):
+        with Catalogue(path, readonly=True) as cat:
+            assert [r["code"] for r in cat.results()] == ["·12"]
+            assert np.array_equal(cat.values("·12", 100), result("·12")[1])
+        assert sorted(p.name for p in folder.iterdir()) == ["c.sqlite"]
+        with pytest.raises(CatalogueError, match="cannot be written"):
+            Catalogue(path)
+        with pytest.raises(CatalogueError, match="cannot create the catalogue .* read-only"):
+            Catalogue(folder / "new.sqlite")
+        show = subprocess.run([sys.executable, "-m", "grundy", "show", "·12", "--db", str(path), "--json"],
+                              check=False, capture_output=True, text=True)
+        assert show.returncode == 0, show.stderr
+        survey = subprocess.run([sys.executable, "-m", "grundy", "survey", "--codes", "·12", "--heaps", "100",
+                                 "--db", str(folder / "new.sqlite"), "--workers", "1"],
+                                check=False, capture_output=True, text=True)
+        assert survey.returncode == 2 and survey.stderr.count("\n") == 1
+        assert "read-only" in survey.stderr
+
+
+def test_reading_while_a_writer_works(tmp_path):
+    path = tmp_path / "c.sqlite"
+    with Catalogue(path) as writer:
+        writer.add(*result("·12"), {})
+        with Catalogue(path, readonly=True) as reader:
+            writer.add(*result("·13"), {})
+            assert {r["code"] for r in reader.results()} == {"·12", "·13"}
+            with pytest.raises(sqlite3.OperationalError):
+                reader.db.execute("DELETE FROM results")
+
+
+def test_records_of_any_kind(tmp_path):
+    with Catalogue(tmp_path / "c.sqlite") as cat:
+        cat.add_record("settlement", "·137", {"max_heaps": 10}, 1, {"code": "·137", "settled": False})
+        cat.add_record("settlement", "·137", {"max_heaps": 10}, 1, {"code": "·137", "settled": True})
+        cat.add_record("settlement", "·6", {"max_heaps": 10}, 0, {"code": "·6", "x": [1, 2]})
+        cat.add_record("settlement", "·6", {"max_heaps": 20}, 1, {"code": "·6", "x": [3]})
+        assert cat.stored_records("settlement", {"max_heaps": 10}) == {"·137", "·6"}
+        assert cat.stored_records("settlement", {"max_heaps": 10}, 1) == {"·137"}
+        assert list(cat.records("settlement", {"max_heaps": 10})) == [
+            {"code": "·6", "x": [1, 2]}, {"code": "·137", "settled": True}]
+        assert [r["x"] for r in cat.records("settlement", codes=["·6"])] == [[1, 2], [3]]
+        cat.db.execute("UPDATE records SET result='{' WHERE code='·6'")
+        with pytest.raises(CatalogueError, match="settlement of ·6"):
+            list(cat.records("settlement"))
 
 
 WRITER = """
@@ -67,13 +285,13 @@ from test_catalogue import result
 from grundy.catalogue import Catalogue
 with Catalogue(sys.argv[1]) as cat:
     for i in range(int(sys.argv[2]), int(sys.argv[3])):
-        cat.add(result(f"·{{i}}"), {{}})
+        cat.add(*result(f"·{{i}}"))
 """
 
 
 def test_two_writers_at_once_lose_nothing(tmp_path):
     path = str(tmp_path / "c.sqlite")
-    script = WRITER.format(tests=str(__import__("pathlib").Path(__file__).parent))
+    script = WRITER.format(tests=str(Path(__file__).parent))
     procs = [
         subprocess.Popen([sys.executable, "-c", script, path, lo, hi])
         for lo, hi in (("1", "300"), ("150", "450"))
@@ -82,3 +300,4 @@ def test_two_writers_at_once_lose_nothing(tmp_path):
     with Catalogue(path) as cat:
         assert len(cat.stored_codes(100, {})) == 449
         assert cat.count_false_readings() == 449
+        assert sum(1 for _ in cat.db.execute("SELECT 1 FROM sequences")) == 449

@@ -1,17 +1,22 @@
-"""Surveys: identical catalogues through every executor, resumed runs, tallies by hand."""
+"""Surveys: identical catalogues through every executor, resumed runs, tallies by hand,
+damaged rows, analysis versions, killed parallel surveys."""
 
 import json
+import os
 import signal
 import sqlite3
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
 from grundy.catalogue import Catalogue
+from grundy.codes import parse
+from grundy.engine import compute, sparse
 from grundy.executors import SerialExecutor, default_executor
-from grundy.survey import run, survey_code
+from grundy.survey import ANALYSIS_VERSION, run, survey_code
 from grundy.tallies import tallies
 
 SMALL = ["·137", "·226", "·07", "·6", "·45", "·2", "·3"]
@@ -19,7 +24,12 @@ SMALL = ["·137", "·226", "·07", "·6", "·45", "·2", "·3"]
 
 def stored(path):
     with Catalogue(path) as cat:
-        return {r["code"]: r for r in cat.results()}
+        return {r["code"]: (r, cat.values(r["code"], r["heaps"]).tolist()) for r in cat.results()}
+
+
+def grundy(*args, **kw):
+    return subprocess.run([sys.executable, "-m", "grundy", *args], check=False, capture_output=True, text=True,
+                          timeout=300, **kw)
 
 
 def test_statuses_and_anchors():
@@ -38,10 +48,13 @@ def test_serial_process_pool_and_dask_give_identical_catalogues(tmp_path):
         run(SMALL, cat, executor=SerialExecutor())
     with Catalogue(tmp_path / "pool.sqlite") as cat, default_executor(2) as pool:
         run(SMALL, cat, executor=pool, batch=2)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
-        with distributed.Client(cluster) as client, Catalogue(tmp_path / "dask.sqlite") as cat:
-            run(SMALL, cat, executor=client.get_executor(), batch=2)
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                 dashboard_address=None) as cluster,
+        distributed.Client(cluster) as client,
+        Catalogue(tmp_path / "dask.sqlite") as cat,
+    ):
+        run(SMALL, cat, executor=client.get_executor(), batch=2)
     serial = stored(tmp_path / "serial.sqlite")
     assert set(serial) == set(SMALL)
     assert stored(tmp_path / "pool.sqlite") == serial
@@ -92,7 +105,7 @@ def test_killed_survey_resumes_without_duplicates_or_recomputation(tmp_path):
     proc.wait()
     before = sqlite3.connect(db).execute("SELECT count(*) FROM results").fetchone()[0]
     assert 5 <= before < 63
-    out = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    out = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     summary = json.loads(out.stdout)
     assert summary["codes"] == 63
@@ -131,7 +144,7 @@ def test_tallies_by_hand():
 
 
 def test_heap0_variant_finds_the_four():
-    # SPEC §3: with heap 0 allowed, ·4's period 1 from heap 0 reaches its window 3 and is false.
+    # A period must not include heap 0: with heap 0 allowed, ·4's period 1 from heap 0 reaches its window 3 and is false.
     r = survey_code("·4", 2400)
     assert {"start": 0, "period": 1, "window": 3} in r["heap0_reached"]
 
@@ -140,19 +153,19 @@ def test_family_survey_json_via_cli(tmp_path):
     out = subprocess.run(
         [sys.executable, "-m", "grundy", "survey", "--codes", "·137,·6", "--db", str(tmp_path / "c"),
          "--workers", "1", "--json"],
-        capture_output=True, text=True, timeout=300,
+        check=False, capture_output=True, text=True, timeout=300,
     )
     assert out.returncode == 0, out.stderr
     summary = json.loads(out.stdout)
     assert summary["codes"] == 2 and summary["settled"] == 1 and summary["growing"] == 1
     show = subprocess.run([sys.executable, "-m", "grundy", "show", "·137", "--db", str(tmp_path / "c"),
-                           "--json"], capture_output=True, text=True)
+                           "--json"], check=False, capture_output=True, text=True)
     assert json.loads(show.stdout)["period"] == 34
     bad = subprocess.run([sys.executable, "-m", "grundy", "survey", "--codes", "·137,·9", "--db",
-                          str(tmp_path / "c")], capture_output=True, text=True)
+                          str(tmp_path / "c")], check=False, capture_output=True, text=True)
     assert bad.returncode == 2 and len(bad.stderr.splitlines()) == 1
     missing = subprocess.run([sys.executable, "-m", "grundy", "show", "·77", "--db", str(tmp_path / "c")],
-                             capture_output=True, text=True)
+                             check=False, capture_output=True, text=True)
     assert missing.returncode == 2 and "not in" in missing.stderr
 
 
@@ -161,7 +174,7 @@ def test_d0_and_hexadecimal_families_via_cli(tmp_path):
     out = subprocess.run(
         [sys.executable, "-m", "grundy", "survey", "--digits", "1", "--d0", "--hex", "--heaps", "300",
          "--db", str(tmp_path / "h"), "--workers", "1", "--json"],
-        capture_output=True, text=True, timeout=300,
+        check=False, capture_output=True, text=True, timeout=300,
     )
     assert out.returncode == 0, out.stderr
     summary = json.loads(out.stdout)
@@ -169,3 +182,157 @@ def test_d0_and_hexadecimal_families_via_cli(tmp_path):
     with Catalogue(tmp_path / "h") as cat:
         codes = {r["code"] for r in cat.results()}
     assert {"·4", "4·4", "0x·8", "0x4·f"} <= codes
+
+
+def test_sparse_statistics_of_each_result():
+    for name in ("·137", "·6", "·45", "0x·9", "·3"):
+        code = parse(name)
+        r = survey_code(code, 2400)
+        keys = ("mask", "position", "rare_heaps", "last_rare")
+        if sparse.applies(code):
+            stats = sparse.statistics(code, compute(code, 2400))
+            assert tuple(r[k] for k in keys) == (stats.mask, stats.position, stats.rare_heaps, stats.last_rare)
+        else:
+            assert all(r[k] is None for k in keys)
+        assert r["analysis"] == ANALYSIS_VERSION
+
+
+def test_rows_of_another_analysis_version_are_recomputed(tmp_path):
+    path = tmp_path / "c.sqlite"
+    with Catalogue(path) as cat:
+        run(SMALL[:3], cat)
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE results SET analysis=?, status='made up' WHERE code=?",
+                   (ANALYSIS_VERSION - 1, SMALL[0]))
+    db.close()
+    with Catalogue(path) as cat:
+        again = run(SMALL[:3], cat)
+        assert (again.stored_before, again.computed) == (2, 1)
+        rows = list(cat.results())
+    assert len(rows) == 3 and {r["analysis"] for r in rows} == {ANALYSIS_VERSION}
+    assert {r["status"] for r in rows} <= {"settled", "growing", "bounded_unsettled"}
+
+
+def test_a_deleted_row_is_surveyed_again(tmp_path):
+    db = tmp_path / "c.sqlite"
+    args = ["survey", "--codes", "·226,·137", "--db", str(db), "--workers", "1", "--json"]
+    assert grundy(*args).returncode == 0
+    with sqlite3.connect(db) as con:
+        con.execute("DELETE FROM results WHERE code='·226'")
+    con.close()
+    out = grundy(*args)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["survey"]["computed"] == 1
+    assert stored(db)["·226"][0] == survey_code("·226", 2400)
+
+
+def test_a_damaged_row_is_refused_by_show_and_recomputed_by_the_survey(tmp_path):
+    db = tmp_path / "c.sqlite"
+    args = ["survey", "--codes", "·226,·137", "--db", str(db), "--workers", "1", "--json"]
+    assert grundy(*args).returncode == 0
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE results SET extra='{\"believed\": ' WHERE code='·226'")
+        con.execute("UPDATE sequences SET zlib=x'00' WHERE code='·137'")
+    con.close()
+    show = grundy("show", "·226", "--db", str(db))
+    assert show.returncode == 2 and show.stderr.count("\n") == 1
+    assert "·226" in show.stderr and str(db) in show.stderr and "Traceback" not in show.stderr
+    out = grundy(*args)
+    assert out.returncode == 0, out.stderr
+    warnings = out.stderr.splitlines()
+    assert len(warnings) == 2 and all("warning" in w and "computing it again" in w for w in warnings)
+    assert json.loads(out.stdout)["survey"]["computed"] == 2
+    got = stored(db)
+    assert got["·226"][0] == survey_code("·226", 2400)
+    assert got["·137"][1] == compute("·137", 2400).tolist()
+    assert grundy("show", "·226", "--db", str(db)).returncode == 0
+
+
+def test_recompute_option(tmp_path):
+    db = tmp_path / "c.sqlite"
+    first = grundy("survey", "--codes", "·137,·6", "--db", str(db), "--workers", "1", "--json")
+    assert json.loads(first.stdout)["survey"]["computed"] == 2
+    again = grundy("survey", "--codes", "·137,·6", "--recompute", "·6,·45", "--db", str(db),
+                   "--workers", "1", "--json")
+    assert again.returncode == 0, again.stderr
+    summary = json.loads(again.stdout)
+    assert summary["codes"] == 3 and summary["survey"]["computed"] == 2
+    assert summary["survey"]["stored_before"] == 1
+    with Catalogue(db) as cat:
+        assert cat.stored_codes(2400, {}) == {"·137", "·6", "·45"}
+
+
+@pytest.mark.parametrize("option", ["--codes", "--recompute"])
+@pytest.mark.parametrize("value", ["", ",", " , "])
+def test_an_empty_code_list_is_a_usage_error(tmp_path, option, value):
+    out = grundy("survey", option, value, "--db", str(tmp_path / "c.sqlite"), "--workers", "1")
+    assert out.returncode == 2 and out.stderr.count("\n") == 1 and option in out.stderr
+    assert not (tmp_path / "c.sqlite").exists()
+
+
+def test_the_default_catalogue_is_shared_by_survey_and_show(tmp_path):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    assert grundy("survey", "--codes", "·137", "--workers", "1", cwd=tmp_path, env=env).returncode == 0
+    assert (tmp_path / "catalogue.sqlite").exists()
+    show = grundy("show", "·137", "--json", cwd=tmp_path, env=env)
+    assert show.returncode == 0 and json.loads(show.stdout)["period"] == 34
+
+
+def descendants(pid: int) -> set[int]:
+    """Every living process below ``pid`` (read from /proc)."""
+    parents = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[0] != "Z":
+                parents[int(entry.name)] = int(fields[1])
+    found, frontier = set(), {pid}
+    while frontier:
+        frontier = {p for p, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def alive(pids: set[int]) -> set[int]:
+    out = set()
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z":
+            out.add(pid)
+    return out
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM])
+def test_killing_a_parallel_survey_leaves_no_worker(tmp_path, how):
+    db = tmp_path / "k.sqlite"
+    cmd = [sys.executable, "-m", "grundy", "survey", "--digits", "2", "--heaps", "20000",
+           "--db", str(db), "--workers", "2", "--json"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    count, workers = 0, set()
+    while count < 2 or len(workers) < 2:
+        assert proc.poll() is None and time.monotonic() < deadline
+        time.sleep(0.05)
+        workers = descendants(proc.pid)
+        try:
+            count = sqlite3.connect(db).execute("SELECT count(*) FROM results").fetchone()[0]
+        except sqlite3.DatabaseError:  # not created yet
+            count = 0
+    proc.send_signal(how)
+    _, err = proc.communicate(timeout=60)
+    if how == signal.SIGTERM:
+        assert proc.returncode == 130 and "stopped by SIGTERM" in err and "Traceback" not in err
+    deadline = time.monotonic() + 30
+    while alive(workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not alive(workers)
+    with Catalogue(db) as cat:
+        stored_now = cat.stored_codes(20000, {})
+        assert len(stored_now) >= 2 and not cat.damaged(20000, {})

@@ -1,29 +1,65 @@
-"""The catalogue: an SQLite file of per-code survey results (standard library, WAL mode).
+"""The catalogue: one SQLite file holding what the family runner computed (standard library, WAL).
 
-One row per (code, heaps, options) in ``results`` and one per false reading
-in ``false_readings``.  Each code's rows are written in one transaction with
-``INSERT OR IGNORE``, so a survey killed and run again finds what it stored,
-recomputes nothing and duplicates nothing, and two surveys writing the same
-file at once lose nothing.  A file written under another schema is refused.
+Three tables, each fact stored once:
+
+``results``
+    one row per (code, heaps, options) of the survey: the scalar results as
+    columns, the false readings packed (:func:`pack_false_readings`), the
+    other keys as JSON in ``extra``, and ``analysis``, the version of the
+    analysis that made the row.
+``sequences``
+    one row per (code, heaps): the values, as zlib of the bytes of the
+    smallest unsigned type that holds them, so that no reader recomputes them.
+``records``
+    one JSON object per (kind, code, params) for any other per-code analysis
+    (``kind = "settlement"`` for :func:`grundy.runner.settle_many`).
+
+Storing a code replaces all its rows in one transaction, so a survey killed
+and run again finds what it stored and duplicates nothing, and two surveys
+writing the same file at once lose nothing.  A row that cannot be decoded is
+reported as :class:`CatalogueError` naming the code and the file.  A file
+written under another schema is refused.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 import time
+import zlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Self
+from urllib.parse import quote
+
+import numpy as np
 
 from .errors import GrundyError
+from .trajectory import KINDS
 
-SCHEMA = 1
+SCHEMA = 2
+DEFAULT_PATH = "catalogue.sqlite"
+"""The catalogue every command reads and writes unless told otherwise."""
 BUSY_SECONDS = 60.0
 """How long a writer waits for another to release the file."""
 
 
 class CatalogueError(GrundyError):
-    """A catalogue file that cannot be read as one of this schema."""
+    """A catalogue file, or a row of one, that cannot be read or written."""
+
+
+class DamagedRow(CatalogueError):
+    """A stored row that does not decode: ``problem`` says which and why, the message adds
+    the command that stores it again."""
+
+    def __init__(self, path: Path, code: str, heaps: int, what: str, reason: Exception):
+        self.code = code
+        self.problem = f"{path}: the stored {what} of {code} at {heaps:,} heaps is corrupt ({reason})"
+        super().__init__(
+            f"{self.problem}; grundy survey --codes {code} --heaps {heaps} --recompute {code} "
+            f"--db {path} stores it again"
+        )
 
 
 _TABLES = """
@@ -40,39 +76,52 @@ CREATE TABLE IF NOT EXISTS results (
     certificate_depth INTEGER,
     right_from INTEGER,
     changes INTEGER NOT NULL,
-    repetitions_needed REAL,
+    repetitions_needed,
     max_value INTEGER NOT NULL,
     argmax INTEGER NOT NULL,
+    mask INTEGER,
+    position INTEGER,
+    rare_heaps INTEGER,
+    last_rare INTEGER,
     values_sha256 TEXT NOT NULL,
     version TEXT NOT NULL,
-    result TEXT NOT NULL,
+    analysis INTEGER NOT NULL,
+    false_count INTEGER NOT NULL,
+    false_readings BLOB NOT NULL,
+    extra TEXT NOT NULL,
     PRIMARY KEY (code, heaps, options)
 );
-CREATE TABLE IF NOT EXISTS false_readings (
+CREATE TABLE IF NOT EXISTS sequences (
     code TEXT NOT NULL,
     heaps INTEGER NOT NULL,
-    options TEXT NOT NULL,
-    idx INTEGER NOT NULL,
-    start INTEGER NOT NULL,
-    period INTEGER NOT NULL,
-    first_depth INTEGER NOT NULL,
-    last_depth INTEGER NOT NULL,
-    held_to INTEGER NOT NULL,
-    window INTEGER NOT NULL,
-    reach REAL NOT NULL,
+    dtype TEXT NOT NULL,
+    zlib BLOB NOT NULL,
+    PRIMARY KEY (code, heaps)
+);
+CREATE TABLE IF NOT EXISTS records (
     kind TEXT NOT NULL,
-    before_start INTEGER NOT NULL,
-    PRIMARY KEY (code, heaps, options, idx)
+    code TEXT NOT NULL,
+    params TEXT NOT NULL,
+    analysis INTEGER NOT NULL,
+    result TEXT NOT NULL,
+    PRIMARY KEY (kind, code, params)
 );
 """
 
 _COLUMNS = (
-    "code", "heaps", "options", "t", "status", "start", "period", "window", "certificate_depth",
-    "right_from", "changes", "repetitions_needed", "max_value", "argmax", "values_sha256", "version",
+    "code", "t", "heaps", "status", "start", "period", "window", "certificate_depth",
+    "right_from", "changes", "repetitions_needed", "max_value", "argmax", "mask", "position",
+    "rare_heaps", "last_rare", "values_sha256", "version", "analysis",
 )
-_FALSE_COLUMNS = (
-    "start", "period", "first_depth", "last_depth", "held_to", "window", "reach", "kind", "before_start",
+"""The keys of a survey result kept as columns (``repetitions_needed`` has no type, so a
+float stays a float); ``false_readings`` and the rest follow them in a result."""
+_BOOLEAN = ("position",)
+_FALSE_FIELDS = (
+    "start", "period", "first_depth", "last_depth", "held_to", "window", "kind", "before_start",
+    "saltus",
 )
+"""The fields of a packed false reading; ``kind`` is an index into ``reading.KINDS`` and
+``reach`` is not stored (it is ``held_to / window``)."""
 
 
 def options_key(options: dict) -> str:
@@ -80,21 +129,169 @@ def options_key(options: dict) -> str:
     return json.dumps(options, sort_keys=True, separators=(",", ":"))
 
 
-class Catalogue:
-    """An open catalogue file; use as a context manager or call :meth:`close`."""
+# ---------------------------------------------------------------- packing
 
-    def __init__(self, path: str | Path):
+
+def pack_values(values: np.ndarray) -> tuple[str, bytes]:
+    """``(dtype, zlib bytes)`` of ``values`` in the smallest unsigned type that holds them."""
+    values = np.asarray(values)
+    top = int(values.max()) if values.size else 0
+    dtype = np.dtype(np.min_scalar_type(top))
+    if dtype.kind != "u" or (values.size and int(values.min()) < 0):
+        raise ValueError("values are non-negative integers")
+    return dtype.str, zlib.compress(values.astype(dtype, copy=False).tobytes(), 6)
+
+
+def unpack_values(dtype: str, blob: bytes, heaps: int) -> np.ndarray:
+    """The values packed by :func:`pack_values`; ``ValueError`` when the blob is damaged."""
+    try:
+        raw = zlib.decompress(blob)
+        dt = np.dtype(dtype)
+    except (zlib.error, TypeError) as exc:
+        raise ValueError(str(exc)) from None
+    if dt.kind != "u" or len(raw) != heaps * dt.itemsize:
+        raise ValueError(f"{len(raw)} bytes of {dtype} for {heaps} heaps")
+    return np.frombuffer(raw, dt).copy()
+
+
+def pack_false_readings(false_readings: list[dict]) -> bytes:
+    """zlib of the false readings as int32 columns (one column after another: they compress
+    far better than rows), in the order of :data:`_FALSE_FIELDS`."""
+    rows = []
+    for fr in false_readings:
+        unknown = set(fr) - set(_FALSE_FIELDS) - {"reach"}
+        if unknown:
+            raise ValueError(f"a false reading with fields the catalogue does not store: {unknown}")
+        rows.append([KINDS.index(fr["kind"]) if f == "kind" else int(fr.get(f, 0)) for f in _FALSE_FIELDS])
+    table = np.array(rows, dtype="<i4").reshape(-1, len(_FALSE_FIELDS))
+    return zlib.compress(np.ascontiguousarray(table.T).tobytes(), 6)
+
+
+def false_reading_columns(blob: bytes, count: int) -> np.ndarray:
+    """The ``(fields, count)`` int32 table packed by :func:`pack_false_readings`, checked;
+    ``ValueError`` when the blob is damaged."""
+    try:
+        raw = zlib.decompress(blob)
+    except (zlib.error, TypeError) as exc:
+        raise ValueError(str(exc)) from None
+    if len(raw) != 4 * count * len(_FALSE_FIELDS):
+        raise ValueError(f"{len(raw)} bytes for {count} false readings")
+    table = np.frombuffer(raw, "<i4").reshape(len(_FALSE_FIELDS), count)
+    kind, window = table[_FALSE_FIELDS.index("kind")], table[_FALSE_FIELDS.index("window")]
+    if count and (kind.min() < 0 or kind.max() >= len(KINDS) or window.min() <= 0):
+        raise ValueError("a false reading out of range")
+    return table
+
+
+def unpack_false_readings(blob: bytes, count: int) -> list[dict]:
+    """The dicts packed by :func:`pack_false_readings` (``reach`` recomputed, ``saltus`` only
+    when non-zero, as ``FalseReading.to_dict`` writes them)."""
+    out = []
+    for start, period, first, last, held_to, window, kind, before, saltus in zip(
+        *false_reading_columns(blob, count).tolist()
+    ):
+        fr = {"start": start, "period": period, "first_depth": first, "last_depth": last,
+              "held_to": held_to, "window": window, "reach": held_to / window,
+              "kind": KINDS[kind], "before_start": bool(before)}
+        if saltus:
+            fr["saltus"] = saltus
+        out.append(fr)
+    return out
+
+
+def values_sha256(values: np.ndarray) -> str:
+    """The digest a survey result keeps of its values (of their ``uint32`` bytes)."""
+    return hashlib.sha256(np.asarray(values).astype(np.uint32).tobytes()).hexdigest()
+
+
+# ---------------------------------------------------------------- the file
+
+
+class Catalogue:
+    """An open catalogue file; use as a context manager or call :meth:`close`.
+
+    ``readonly=True`` opens it without writing anything (SQLite ``mode=ro``,
+    no schema created, no change of journal mode), as ``show`` and the report
+    do; on a read-only disk, where SQLite cannot create the files that a WAL
+    reader needs, it is opened as immutable.
+    """
+
+    def __init__(self, path: str | Path, *, readonly: bool = False):
         self.path = Path(path)
-        if self.path.parent and not self.path.parent.exists():
+        self.readonly = readonly
+        if readonly:
+            self._open_readonly()
+            return
+        existed = self.path.exists()
+        try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CatalogueError(f"cannot create the catalogue {self.path}: {exc.strerror}") from None
+        self.db = None
         try:
             self.db = sqlite3.connect(self.path, timeout=BUSY_SECONDS)
-            self._check_schema()
+            self._create_or_check()
             self._use_wal()
-        except sqlite3.DatabaseError as exc:
-            raise CatalogueError(f"{self.path} is not a grundy catalogue ({exc})") from None
+        except (sqlite3.DatabaseError, CatalogueError) as exc:
+            self._close_quietly()
+            if isinstance(exc, CatalogueError):
+                raise
+            raise self._error(exc, existed) from None
 
-    def _check_schema(self) -> None:
+    def _close_quietly(self) -> None:
+        if self.db is not None:
+            self.db.close()
+            self.db = None
+
+    def _error(self, exc: sqlite3.DatabaseError, existed: bool) -> CatalogueError:
+        name = getattr(exc, "sqlite_errorname", "")
+        if not existed and name.startswith(("SQLITE_CANTOPEN", "SQLITE_READONLY")):
+            return CatalogueError(
+                f"cannot create the catalogue {self.path}: the folder {self.path.parent} is read-only"
+            )
+        if name.startswith(("SQLITE_CANTOPEN", "SQLITE_READONLY")):
+            return CatalogueError(
+                f"{self.path} cannot be written (a read-only file or disk): copy it to a writable "
+                "folder to add to it"
+            )
+        return CatalogueError(f"{self.path} is not a grundy catalogue ({exc})")
+
+    def _open_readonly(self) -> None:
+        if not self.path.is_file():
+            raise CatalogueError(f"there is no catalogue at {self.path}")
+        uri = "file:" + quote(str(self.path.resolve()))
+        self.db = None
+        for suffix in ("?mode=ro", "?mode=ro&immutable=1"):
+            try:
+                self.db = sqlite3.connect(uri + suffix, uri=True, timeout=BUSY_SECONDS)
+                self._check(self._tables())
+                return
+            except CatalogueError:
+                self._close_quietly()
+                raise
+            except sqlite3.DatabaseError as exc:
+                self._close_quietly()
+                if not getattr(exc, "sqlite_errorname", "").startswith("SQLITE_CANTOPEN"):
+                    raise CatalogueError(f"{self.path} is not a grundy catalogue ({exc})") from None
+                last = exc
+        raise CatalogueError(f"{self.path} cannot be opened ({last})")
+
+    def _tables(self) -> set[str]:
+        return {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+
+    def _check(self, tables: set[str]) -> None:
+        """Refuse a file that is not a catalogue, or one of another schema."""
+        if "meta" not in tables:
+            raise CatalogueError(f"{self.path} is an SQLite file but not a grundy catalogue")
+        row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        found = row[0] if row else None
+        if found != str(SCHEMA):
+            raise CatalogueError(
+                f"{self.path} was written with catalogue schema {found} and this version reads "
+                f"schema {SCHEMA}: survey again into a new file (or delete this one)"
+            )
+
+    def _create_or_check(self) -> None:
         """Create the tables, or check the schema of existing ones, in one write transaction.
 
         ``BEGIN IMMEDIATE`` takes the write lock first, so a second process
@@ -103,17 +300,9 @@ class Catalogue:
         """
         self.db.execute("BEGIN IMMEDIATE")
         try:
-            tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-            if tables and "meta" not in tables:
-                raise CatalogueError(f"{self.path} is an SQLite file but not a grundy catalogue")
-            if "meta" in tables:
-                row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-                found = row[0] if row else None
-                if found != str(SCHEMA):
-                    raise CatalogueError(
-                        f"{self.path} was written with catalogue schema {found}; this version reads "
-                        f"schema {SCHEMA}: survey into a new file"
-                    )
+            tables = self._tables()
+            if tables:
+                self._check(tables)
             else:
                 for statement in _TABLES.split(";"):
                     if statement.strip():
@@ -144,54 +333,173 @@ class Catalogue:
     def close(self) -> None:
         self.db.close()
 
-    def __enter__(self) -> Catalogue:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def stored_codes(self, heaps: int, options: dict) -> set[str]:
-        """The codes already stored at this depth with these options."""
-        rows = self.db.execute(
-            "SELECT code FROM results WHERE heaps=? AND options=?", (heaps, options_key(options))
-        )
-        return {r[0] for r in rows}
+    # ------------------------------------------------------------ survey results
 
-    def add(self, result: dict, options: dict) -> bool:
-        """Store one code's result and its false readings; False if it was already there."""
-        key = options_key(options)
-        row = dict(result, options=key)
+    def stored_codes(self, heaps: int, options: dict, analysis: int | None = None) -> set[str]:
+        """The codes stored at this depth with these options (and this analysis version)."""
+        sql, args = "SELECT code FROM results WHERE heaps=? AND options=?", [heaps, options_key(options)]
+        if analysis is not None:
+            sql, args = sql + " AND analysis=?", args + [analysis]
+        return {r[0] for r in self.db.execute(sql, args)}
+
+    def add(self, result: dict, values: np.ndarray, options: dict | None = None) -> None:
+        """Store one code's survey result and its values, replacing what was stored for them.
+
+        ``result`` has the keys of :func:`grundy.survey.survey_code`; the
+        columns, the false readings and the values are written in one
+        transaction, so a reader sees the code's old rows or its new ones.
+        """
+        code, heaps = result["code"], result["heaps"]
+        options = options or {}
+        if len(values) != heaps or values_sha256(values) != result["values_sha256"]:
+            raise ValueError(f"the values given for {code} are not those of its result")
+        extra = {k: v for k, v in result.items() if k not in _COLUMNS and k != "false_readings"}
+        row = [result[c] for c in _COLUMNS] + [
+            options_key(options),
+            len(result["false_readings"]),
+            pack_false_readings(result["false_readings"]),
+            json.dumps(extra, ensure_ascii=False),
+        ]
+        dtype, blob = pack_values(values)
+        names = (*_COLUMNS, "options", "false_count", "false_readings", "extra")
         with self.db:
-            cur = self.db.execute(
-                f"INSERT OR IGNORE INTO results ({', '.join(_COLUMNS)}, result) "
-                f"VALUES ({', '.join('?' * (len(_COLUMNS) + 1))})",
-                [row.get(c) for c in _COLUMNS] + [json.dumps(result, ensure_ascii=False)],
+            self.db.execute(
+                f"INSERT OR REPLACE INTO results ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
+                row,
             )
-            if cur.rowcount == 0:
-                return False
-            self.db.executemany(
-                f"INSERT INTO false_readings (code, heaps, options, idx, {', '.join(_FALSE_COLUMNS)}) "
-                f"VALUES ({', '.join('?' * (4 + len(_FALSE_COLUMNS)))})",
-                [
-                    (result["code"], result["heaps"], key, i, *(fr[c] for c in _FALSE_COLUMNS))
-                    for i, fr in enumerate(result["false_readings"])
-                ],
-            )
-        return True
+            self.db.execute("INSERT OR REPLACE INTO sequences VALUES (?, ?, ?, ?)", (code, heaps, dtype, blob))
+
+    def remove(self, codes: Iterable[str], heaps: int | None = None) -> None:
+        """Forget the survey rows and values of ``codes`` (at ``heaps``, or at every depth)."""
+        with self.db:
+            for code in codes:
+                for table in ("results", "sequences"):
+                    sql, args = f"DELETE FROM {table} WHERE code=?", [code]
+                    if heaps is not None:
+                        sql, args = sql + " AND heaps=?", args + [heaps]
+                    self.db.execute(sql, args)
+
+    def _decode(self, row: tuple, check_only: bool = False) -> dict:
+        *cols, false_count, packed, extra = row
+        result = dict(zip(_COLUMNS, cols))
+        for key in _BOOLEAN:
+            if result[key] is not None:
+                result[key] = bool(result[key])
+        try:
+            if check_only:
+                false_reading_columns(packed, false_count)
+            else:
+                result["false_readings"] = unpack_false_readings(packed, false_count)
+            more = json.loads(extra)
+            if not isinstance(more, dict):
+                raise TypeError("extra keys are not a JSON object")
+        except (ValueError, TypeError) as exc:
+            raise DamagedRow(self.path, result["code"], result["heaps"], "result", exc) from None
+        result.update(more)
+        return result
+
+    def _rows(self, heaps, options, codes, analysis) -> Iterator[tuple]:
+        where, args = "1=1", []
+        for column, value in (("heaps", heaps), ("analysis", analysis)):
+            if value is not None:
+                where, args = where + f" AND {column}=?", args + [value]
+        if options is not None:
+            where, args = where + " AND options=?", args + [options_key(options)]
+        wanted = None if codes is None else set(codes)
+        sql = (f"SELECT {', '.join(_COLUMNS)}, false_count, false_readings, extra FROM results "
+               f"WHERE {where} ORDER BY length(code), code, heaps")
+        for row in self.db.execute(sql, args):
+            if wanted is None or row[0] in wanted:
+                yield row
 
     def results(self, heaps: int | None = None, options: dict | None = None,
-                codes: Iterable[str] | None = None) -> Iterator[dict]:
-        """Stored results (the full JSON of each), optionally filtered, in code order."""
-        sql, args = "SELECT result FROM results WHERE 1=1", []
-        if heaps is not None:
-            sql, args = sql + " AND heaps=?", args + [heaps]
+                codes: Iterable[str] | None = None, analysis: int | None = None) -> Iterator[dict]:
+        """Stored survey results, optionally filtered, in code order.
+
+        Each is the dict that :func:`grundy.survey.survey_code` returned for
+        it; a row that cannot be decoded raises :class:`CatalogueError`.
+        """
+        for row in self._rows(heaps, options, codes, analysis):
+            yield self._decode(row)
+
+    def values(self, code: str, heaps: int, options: dict | None = None) -> np.ndarray | None:
+        """The stored values ``G(0..heaps-1)`` of ``code``, or None when it is not stored.
+
+        Values do not depend on the options; ``options`` (when given) asks
+        for a code surveyed with them.  A blob that does not decode to the
+        values the result describes raises :class:`CatalogueError`.
+        """
+        sql, args = "SELECT values_sha256 FROM results WHERE code=? AND heaps=?", [code, heaps]
         if options is not None:
             sql, args = sql + " AND options=?", args + [options_key(options)]
-        wanted = None if codes is None else set(codes)
-        for (text,) in self.db.execute(sql + " ORDER BY length(code), code, heaps", args):
-            obj = json.loads(text)
-            if wanted is None or obj["code"] in wanted:
-                yield obj
+        digest = self.db.execute(sql, args).fetchone()
+        if digest is None:
+            return None
+        row = self.db.execute("SELECT dtype, zlib FROM sequences WHERE code=? AND heaps=?",
+                              (code, heaps)).fetchone()
+        try:
+            if row is None:
+                raise ValueError("no values row")
+            values = unpack_values(row[0], row[1], heaps)
+            if values_sha256(values) != digest[0]:
+                raise ValueError("they do not match their digest")
+        except ValueError as exc:
+            raise DamagedRow(self.path, code, heaps, "values", exc) from None
+        return values
+
+    def damaged(self, heaps: int, options: dict, codes: Iterable[str] | None = None) -> dict[str, str]:
+        """The codes stored at this depth whose result or values cannot be read, with the reason."""
+        out = {}
+        for row in list(self._rows(heaps, options, codes, None)):
+            try:
+                self._decode(row, check_only=True)
+                self.values(row[0], heaps, options)
+            except DamagedRow as exc:
+                out[row[0]] = exc.problem
+        return out
 
     def count_false_readings(self) -> int:
-        return self.db.execute("SELECT count(*) FROM false_readings").fetchone()[0]
+        """The false readings of every stored survey result."""
+        return self.db.execute("SELECT coalesce(sum(false_count), 0) FROM results").fetchone()[0]
+
+    # ------------------------------------------------------------ other records
+
+    def stored_records(self, kind: str, params: dict, analysis: int | None = None) -> set[str]:
+        """The codes with a record of ``kind`` for ``params`` (and this analysis version)."""
+        sql, args = "SELECT code FROM records WHERE kind=? AND params=?", [kind, options_key(params)]
+        if analysis is not None:
+            sql, args = sql + " AND analysis=?", args + [analysis]
+        return {r[0] for r in self.db.execute(sql, args)}
+
+    def add_record(self, kind: str, code: str, params: dict, analysis: int, record: dict) -> None:
+        """Store (or replace) the JSON ``record`` of ``code`` for ``kind`` and ``params``."""
+        with self.db:
+            self.db.execute(
+                "INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?, ?)",
+                (kind, code, options_key(params), analysis, json.dumps(record, ensure_ascii=False)),
+            )
+
+    def records(self, kind: str, params: dict | None = None, codes: Iterable[str] | None = None,
+                analysis: int | None = None) -> Iterator[dict]:
+        """The stored records of ``kind``, optionally filtered, in code order."""
+        sql, args = "SELECT code, params, result FROM records WHERE kind=?", [kind]
+        if params is not None:
+            sql, args = sql + " AND params=?", args + [options_key(params)]
+        if analysis is not None:
+            sql, args = sql + " AND analysis=?", args + [analysis]
+        wanted = None if codes is None else set(codes)
+        for code, key, text in self.db.execute(sql + " ORDER BY length(code), code, params", args):
+            if wanted is not None and code not in wanted:
+                continue
+            try:
+                yield json.loads(text)
+            except ValueError as exc:
+                raise CatalogueError(
+                    f"{self.path}: the stored {kind} of {code} ({key}) is corrupt ({exc})"
+                ) from None

@@ -1,14 +1,21 @@
 """Where batches of work run: in this process, a process pool, or any ``Executor``.
 
 Surveys and reports hand batches to an executor and store each result in the
-driver as it returns; :func:`batch_results` is that loop, shared by both.
+driver as it returns; :func:`batch_results` is that loop, shared by both.  The
+process pool's workers end with the process that started them, so a killed
+survey leaves nothing running.
 """
 
 from __future__ import annotations
 
+import ctypes
 import os
+import signal
+import sys
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from itertools import islice
 
 
@@ -19,20 +26,79 @@ class SerialExecutor(Executor):
         fut: Future = Future()
         try:
             fut.set_result(fn(*args, **kwargs))
-        except BaseException as exc:  # handed to the caller through the future
+        except BaseException as exc:  # noqa: BLE001 (handed to the caller through the future)
             fut.set_exception(exc)
         return fut
 
 
+PR_SET_PDEATHSIG = 1
+"""Linux ``prctl`` option: the signal a process receives when its parent ends."""
+WATCH_SECONDS = 1.0
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(WATCH_SECONDS)
+    os._exit(1)
+
+
+def _bind_to_parent(parent: int) -> None:
+    """Worker initializer: end this worker when ``parent`` ends, however it ends.
+
+    On Linux the kernel sends SIGTERM at the parent's death (``PR_SET_PDEATHSIG``,
+    which also covers SIGKILL); elsewhere, and should that call fail, a daemon
+    thread polls the parent's id.  Ctrl-C is ignored here: the parent handles it
+    and ends the workers (:meth:`ProcessPool.terminate`).
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the parent ended before the line above
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+class ProcessPool(ProcessPoolExecutor):
+    """A process pool (spawn start method) whose workers never outlive this process.
+
+    Each worker ends with its parent (:func:`_bind_to_parent`), and leaving a
+    ``with`` block by an exception (Ctrl-C, a SIGTERM turned into an
+    exception, an error) ends the workers at once instead of waiting for the
+    codes they are computing.  Submit from the main thread: on Linux a worker
+    ends when the thread that started it ends.
+    """
+
+    def __init__(self, workers: int):
+        import multiprocessing
+
+        super().__init__(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                         initializer=_bind_to_parent, initargs=(os.getpid(),))
+
+    def terminate(self) -> None:
+        """End every worker now and drop the work not yet started."""
+        processes = list((self._processes or {}).values())
+        self.shutdown(wait=False, cancel_futures=True)
+        for proc in processes:
+            proc.terminate()
+        for proc in processes:
+            proc.join()
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is not None:
+            self.terminate()
+            return False
+        return super().__exit__(exc_type, exc, tb)
+
+
 def default_executor(workers: int | None = None) -> Executor:
-    """A process pool of ``workers`` (default: one per core), or serial for one worker."""
+    """A :class:`ProcessPool` of ``workers`` (default: one per core), or serial for one worker."""
     workers = workers or os.cpu_count() or 1
     if workers == 1:
         return SerialExecutor()
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    return ProcessPool(workers)
 
 
 def batch_results(executor: Executor, fn: Callable, items: Sequence, batch: int, *args) -> Iterator:

@@ -1,4 +1,8 @@
-"""Growth of a sequence, the survey's description of an unsettled code (SPEC.md §6)."""
+"""Growth of a sequence, the survey's description of an unsettled code.
+
+An unsettled code is *growing* when its values still rise in the last third of
+the heaps computed, *bounded* otherwise; a description, not a proof.
+"""
 
 from __future__ import annotations
 

@@ -1,35 +1,44 @@
 """Surveys: a family of codes through the flow, over any ``concurrent.futures.Executor``.
 
-Each code is computed to ``heaps``, read (the trajectory of SPEC.md §4, with
-heap 0 excluded and, separately, allowed) and classified (§6).  Workers only
-compute; the driver process writes every result to the catalogue as it
-arrives, so an interrupted survey loses nothing it had finished.
+Each code is computed to ``heaps``, read (its trajectory: the reading at every
+depth, with heap 0 excluded and, separately, allowed), classified (settled when
+the reading at ``heaps`` is certified, else growing or bounded, see
+:func:`grundy.growth.is_growing`) and described by the sparse-space statistics
+of its values.  :func:`run` is the family runner
+(:mod:`grundy.runner`) with :func:`survey_code` per code: the driver process
+stores every result and the values as they arrive, so an interrupted survey
+loses nothing it had finished.
 """
 
 from __future__ import annotations
 
-import hashlib
+import warnings
 from collections.abc import Callable, Iterable
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
 from . import __version__
-from .catalogue import Catalogue
+from .catalogue import Catalogue, values_sha256
 from .codes import Code, parse
-from .engine import compute
-from .executors import SerialExecutor, batch_results
+from .engine import compute, sparse
+from .runner import FamilyRun
+from .runner import run as run_family
 from .growth import is_growing
 from .periods import arithmetic_reading
 from .trajectory import trajectory
 
 DEFAULT_HEAPS = 2400
 STATUSES = ("settled", "growing", "bounded_unsettled")
+ANALYSIS_VERSION = 2
+"""The meaning of :func:`survey_code`'s output: bump it whenever that changes, and the next
+survey recomputes every row stored under another version (2: the sparse statistics)."""
 
 
-def survey_code(code: Code | str, heaps: int = DEFAULT_HEAPS) -> dict:
-    """Everything a survey stores about one code, as a JSON-ready dict."""
+def analyse(code: Code | str, heaps: int = DEFAULT_HEAPS) -> tuple[dict, np.ndarray]:
+    """:func:`survey_code`'s result for ``code`` and the values ``G(0..heaps-1)`` it read."""
     code = parse(code)
     values = compute(code, heaps)
     traj = trajectory(values, code)
@@ -42,7 +51,8 @@ def survey_code(code: Code | str, heaps: int = DEFAULT_HEAPS) -> dict:
     else:
         status = "bounded_unsettled"
     final = traj.final if traj.certified else None
-    return {
+    stats = sparse.statistics(code, values) if sparse.applies(code) else None
+    result = {
         "code": str(code),
         "t": code.t,
         "heaps": heaps,
@@ -56,8 +66,13 @@ def survey_code(code: Code | str, heaps: int = DEFAULT_HEAPS) -> dict:
         "repetitions_needed": traj.repetitions_needed,
         "max_value": int(values.max()),
         "argmax": int(np.argmax(values)),
-        "values_sha256": hashlib.sha256(values.astype(np.uint32).tobytes()).hexdigest(),
+        "mask": stats.mask if stats else None,
+        "position": stats.position if stats else None,
+        "rare_heaps": stats.rare_heaps if stats else None,
+        "last_rare": stats.last_rare if stats else None,
+        "values_sha256": values_sha256(values),
         "version": __version__,
+        "analysis": ANALYSIS_VERSION,
         "false_readings": [fr.to_dict() for fr in traj.false_readings],
         "believed": {str(r): n for r, n in traj.believed.items()},
         "heap0_reached": [
@@ -67,10 +82,17 @@ def survey_code(code: Code | str, heaps: int = DEFAULT_HEAPS) -> dict:
         ],
         "arithmetic": arith.to_dict() if arith is not None else None,
     }
+    return result, values
 
 
-def _survey_batch(codes: list[str], heaps: int) -> list[dict]:
-    return [survey_code(c, heaps) for c in codes]
+def survey_code(code: Code | str, heaps: int = DEFAULT_HEAPS) -> dict:
+    """Everything a survey stores about one code but its values, as a JSON-ready dict.
+
+    ``mask``, ``position``, ``rare_heaps`` and ``last_rare`` are the
+    sparse-space statistics of the values (the best mask for them), None
+    where the method does not apply (no two-heap moves, or hexadecimal).
+    """
+    return analyse(code, heaps)[0]
 
 
 def warm_up() -> None:
@@ -80,13 +102,23 @@ def warm_up() -> None:
     survey_code("·6", 300)
 
 
-@dataclass
-class SurveyRun:
-    """What one call of :func:`run` did: codes asked for, already stored, computed now."""
+@dataclass(frozen=True)
+class SurveyEntry:
+    """Where survey results go: the catalogue's results and values at ``heaps`` with ``options``."""
 
-    codes: int
-    stored_before: int
-    computed: int
+    heaps: int
+    options: dict = field(default_factory=dict)
+    analysis: int = ANALYSIS_VERSION
+
+    def stored(self, catalogue: Catalogue) -> set[str]:
+        return catalogue.stored_codes(self.heaps, self.options, self.analysis)
+
+    def store(self, catalogue: Catalogue, output: tuple[dict, np.ndarray]) -> None:
+        result, values = output
+        catalogue.add(result, values, self.options)
+
+
+SurveyRun = FamilyRun
 
 
 def run(
@@ -95,28 +127,38 @@ def run(
     *,
     heaps: int = DEFAULT_HEAPS,
     executor: Executor | None = None,
-    batch: int | None = None,
+    batch: int = 1,
+    recompute: Iterable[Code | str] = (),
     on_result: Callable[[dict], None] | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+    on_damaged: Callable[[str, str], None] | None = None,
 ) -> SurveyRun:
-    """Survey ``codes`` into ``catalogue``, skipping those it already holds.
+    """Survey ``codes`` into ``catalogue``, skipping those it holds for this analysis version.
 
-    Codes go to ``executor`` (serial when None) in batches of ``batch``
-    (default: one code in serial, eight otherwise); each result is written by
-    this process as soon as its batch returns.
+    Codes stored under another :data:`ANALYSIS_VERSION`, codes in
+    ``recompute``, and codes whose stored row cannot be read are computed
+    again and replace their rows; each damaged row is reported through
+    ``on_damaged(code, message)`` (a warning when None).  Codes go to
+    ``executor`` (serial when None) ``batch`` at a time and each result is
+    stored by this process as soon as it returns.
     """
     names = list(dict.fromkeys(str(parse(c)) for c in codes))
-    options: dict = {}
-    stored = catalogue.stored_codes(heaps, options)
-    todo = [c for c in names if c not in stored]
-    executor = executor or SerialExecutor()
-    batch = batch or (1 if isinstance(executor, SerialExecutor) else 8)
-    if todo:
-        warm_up()
-    computed = 0
-    for results in batch_results(executor, _survey_batch, todo, batch, heaps):
-        for result in results:
-            catalogue.add(result, options)
-            computed += 1
-            if on_result is not None:
-                on_result(result)
-    return SurveyRun(len(names), len(names) - len(todo), computed)
+    entry = SurveyEntry(heaps)
+    damaged = catalogue.damaged(heaps, entry.options, names)
+    for code, message in damaged.items():
+        if on_damaged is None:
+            warnings.warn(message, stacklevel=2)
+        else:
+            on_damaged(code, message)
+    return run_family(
+        partial(analyse, heaps=heaps),
+        names,
+        catalogue,
+        entry,
+        executor=executor,
+        batch=batch,
+        recompute=[*recompute, *damaged],
+        warm_up=warm_up,
+        on_result=None if on_result is None else lambda output: on_result(output[0]),
+        on_progress=on_progress,
+    )

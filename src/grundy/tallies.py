@@ -1,4 +1,4 @@
-"""Survey tallies: how often a sweep that believed what it saw would have been wrong (SPEC.md §6).
+"""Survey tallies: how often a sweep that believed what it saw would have been wrong.
 
 Readings are scored on settled codes only, each read up to its own
 certificate depth: an unsettled code has no known truth to score against.
@@ -23,8 +23,15 @@ def _spread(xs: list[float]) -> dict:
 
 
 def tallies(results: Iterable[dict]) -> dict:
-    """The survey's tallies over per-code results (as stored in the catalogue)."""
-    results = list(results)
+    """The survey's tallies over per-code results (as stored in the catalogue).
+
+    ``results`` may be a stream (``Catalogue.results``): the false readings of
+    unsettled codes, most of a large survey's and never scored, are not kept.
+    """
+    results = [
+        r if r["status"] == "settled" else {k: v for k, v in r.items() if k != "false_readings"}
+        for r in results
+    ]
     status = Counter(r["status"] for r in results)
     settled = [r for r in results if r["status"] == "settled"]
     false = [dict(fr, code=r["code"]) for r in settled for fr in r["false_readings"]]

@@ -12,7 +12,7 @@ from .common import HEAPS, cli, emit_json, progress
 
 
 @cli.command()
-@click.option("--db", type=click.Path(dir_okay=False, exists=True), default="grundy.sqlite", show_default=True,
+@click.option("--db", type=click.Path(dir_okay=False, exists=True), default="catalogue.sqlite", show_default=True,
               help="The catalogue file written by grundy survey.")
 @click.option("--out", type=click.Path(file_okay=False), default="report", show_default=True,
               help="The folder of the site; running again updates it.")

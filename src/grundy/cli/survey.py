@@ -2,25 +2,50 @@
 
 from __future__ import annotations
 
+import signal
 import time
+from contextlib import contextmanager
 
 import click
 
-from ..catalogue import Catalogue
+from ..catalogue import DEFAULT_PATH, Catalogue
 from ..codes import family, parse
-from ..errors import CodeError, UsageError
+from ..errors import CodeError, Interrupted, UsageError
 from .common import HEAPS, cli, emit_json, progress
 
-DEFAULT_DB = "grundy.sqlite"
+DEFAULT_DB = DEFAULT_PATH
+
+
+def code_list(text: str, option: str) -> list:
+    """The codes of a comma-separated list; an empty list is a usage error, not "every code"."""
+    names = [c.strip() for c in text.split(",") if c.strip()]
+    if not names:
+        raise UsageError(f"{option} needs at least one code (a comma-separated list such as ·137,·45)")
+    try:
+        return [parse(c) for c in names]
+    except CodeError as exc:
+        raise UsageError(f"{option}: {exc}") from None
 
 
 def _codes(digits, codes, d0=False, hexadecimal=False):
-    if codes:
-        try:
-            return [parse(c) for c in codes.split(",") if c.strip()]
-        except CodeError as exc:
-            raise UsageError(f"--codes: {exc}") from None
+    if codes is not None:
+        return code_list(codes, "--codes")
     return list(family(digits, d0=d0, hexadecimal=hexadecimal))
+
+
+@contextmanager
+def _sigterm_interrupts(db):
+    """Turn SIGTERM into :class:`Interrupted`, so that the pool's workers are ended on the way out."""
+
+    def stop(signum, frame):
+        raise Interrupted(f"survey stopped by SIGTERM; every code finished is stored in {db}: "
+                          "run the same command to go on")
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _executor(workers, scheduler):
@@ -46,36 +71,37 @@ def _executor(workers, scheduler):
 @click.option("--hex", "hexadecimal", is_flag=True,
               help="Digits up to f (three-heap moves; the engine is cubic there, keep N modest).")
 @click.option("--codes", help="An explicit comma-separated list of codes instead (·137,·45).")
+@click.option("--recompute", metavar="CODES",
+              help="Compute these codes again even if stored (comma-separated; added to the survey).")
 @click.option("--heaps", "-n", type=HEAPS, default=2400, show_default=True)
 @click.option("--db", type=click.Path(dir_okay=False), default=DEFAULT_DB, show_default=True,
               help="The catalogue file (SQLite); codes already in it are not recomputed.")
 @click.option("--workers", type=click.IntRange(min=1), help="Processes (default: one per core).")
 @click.option("--scheduler", help="Address of a Dask scheduler to run the codes on.")
 @click.option("--json", "as_json", is_flag=True, help="Print the tallies as one JSON object.")
-def survey(digits, d0, hexadecimal, codes, heaps, db, workers, scheduler, as_json):
+def survey(digits, d0, hexadecimal, codes, recompute, heaps, db, workers, scheduler, as_json):
     """Read every code of a family to N heaps, store each in the catalogue, print the tallies."""
     from ..survey import run
     from ..tallies import tallies
 
     wanted = _codes(digits, codes, d0, hexadecimal)
-    executor, client = _executor(workers, scheduler)
+    again = [] if recompute is None else code_list(recompute, "--recompute")
+    wanted = list(dict.fromkeys([*wanted, *again]))
     start = time.perf_counter()
     with Catalogue(db) as cat:
-        done = len(cat.stored_codes(heaps, {}) & {str(c) for c in wanted})
+        executor, client = _executor(workers, scheduler)
         try:
-            with progress(len(wanted), "survey", done) as update, executor:
-                counter = {"n": done}
-
-                def on_result(result):
-                    counter["n"] += 1
-                    update(counter["n"])
-
-                outcome = run(wanted, cat, heaps=heaps, executor=executor, on_result=on_result)
+            with _sigterm_interrupts(db), progress(len(wanted), "survey") as update, executor:
+                outcome = run(
+                    wanted, cat, heaps=heaps, executor=executor, recompute=again,
+                    on_progress=lambda done, total: update(done),
+                    on_damaged=lambda code, message: click.echo(
+                        f"grundy: warning: {message}: computing it again", err=True),
+                )
         finally:
             if client is not None:
                 client.close()
-        results = list(cat.results(heaps=heaps, options={}, codes={str(c) for c in wanted}))
-    summary = tallies(results)
+        summary = tallies(cat.results(heaps=heaps, options={}, codes={str(c) for c in wanted}))
     summary["survey"] = {
         "heaps": heaps,
         "db": str(db),
@@ -143,7 +169,7 @@ def _spread(d: dict) -> str:
 def show(code, db, heaps, as_json):
     """One code as stored in the catalogue."""
     name = str(parse(code))
-    with Catalogue(db) as cat:
+    with Catalogue(db, readonly=True) as cat:
         found = list(cat.results(heaps=heaps, codes=[name]))
     if not found:
         raise UsageError(f"{name} is not in {db}" + (f" at {heaps} heaps" if heaps else ""))
@@ -157,6 +183,10 @@ def show(code, db, heaps, as_json):
                    f"right from depth {result['right_from']}, {result['changes']} changes, "
                    f"repetitions needed {result['repetitions_needed']:.2f}")
     click.echo(f"  largest value {result['max_value']} first at heap {result['argmax']}")
+    if result.get("mask") is not None:
+        last = "none" if result["last_rare"] is None else f"the last at heap {result['last_rare']:,}"
+        click.echo(f"  sparse: mask {result['mask']}{'+position' if result['position'] else ''}, "
+                   f"{result['rare_heaps']:,} rare heaps, {last}")
     click.echo(f"  {len(result['false_readings'])} false readings")
     for fr in result["false_readings"]:
         click.echo(f"    period {fr['period']} from {fr['start']}: depths {fr['first_depth']}..{fr['last_depth']}, "

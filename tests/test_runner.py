@@ -1,0 +1,89 @@
+"""The family runner: any fn(code) -> dict over any executor, stored as it finishes, resumable."""
+
+from functools import partial
+
+import pytest
+
+from grundy.catalogue import Catalogue
+from grundy.settle import settle
+from grundy.codes import parse
+from grundy.executors import SerialExecutor, default_executor
+from grundy.runner import Records, run, settle_many, settle_within, settlement_entry
+
+CODES = ["·137", "·6", "·45", "·07", "·2", "4·07"]
+
+
+def describe(code: str, fail_on: str | None = None) -> dict:
+    """A cheap per-code function: the digits of the code, parsed."""
+    if code == fail_on:
+        raise RuntimeError(f"failing on {code}")
+    c = parse(code)
+    return {"code": code, "t": c.t, "digits": list(c.digits)}
+
+
+def test_serial_and_pool_store_the_same_records(tmp_path):
+    entry = Records("describe", {"v": 1})
+    got = []
+    for name, executor in (("serial", SerialExecutor()), ("pool", default_executor(2))):
+        with Catalogue(tmp_path / f"{name}.sqlite") as cat, executor:
+            outcome = run(describe, CODES, cat, entry, executor=executor)
+            assert (outcome.codes, outcome.stored_before, outcome.computed) == (len(CODES), 0, len(CODES))
+            got.append(list(cat.records("describe", {"v": 1})))
+    assert got[0] == got[1] and [r["code"] for r in got[0]] == sorted(CODES, key=lambda c: (len(c), c))
+    assert got[0][0] == describe(got[0][0]["code"])
+
+
+def test_an_interrupted_run_resumes_where_it_stopped(tmp_path):
+    entry = Records("describe")
+    progress = []
+    with Catalogue(tmp_path / "c.sqlite") as cat:
+        with pytest.raises(RuntimeError, match="failing on ·45"):
+            run(partial(describe, fail_on="·45"), CODES, cat, entry)
+        assert cat.stored_records("describe", {}) == {"·137", "·6"}
+        again = run(describe, CODES, cat, entry, on_progress=lambda d, n: progress.append((d, n)))
+        assert (again.stored_before, again.computed) == (2, len(CODES) - 2)
+        assert progress == [(d, len(CODES)) for d in range(2, len(CODES) + 1)]
+        assert run(describe, CODES, cat, entry).computed == 0
+        assert run(describe, CODES, cat, entry, recompute=[".137"]).computed == 1
+
+
+def test_records_of_another_analysis_are_recomputed(tmp_path):
+    with Catalogue(tmp_path / "c.sqlite") as cat:
+        run(describe, CODES[:3], cat, Records("describe", analysis=1))
+        outcome = run(describe, CODES, cat, Records("describe", analysis=2))
+        assert (outcome.stored_before, outcome.computed) == (0, len(CODES))
+        assert cat.stored_records("describe", {}, 2) == set(CODES)
+
+
+def test_warm_up_runs_once_and_only_with_work_to_do(tmp_path):
+    calls = []
+    with Catalogue(tmp_path / "c.sqlite") as cat:
+        for _ in range(2):
+            run(describe, CODES, cat, Records("describe"), warm_up=lambda: calls.append(1))
+    assert calls == [1]
+
+
+def test_settle_many_stores_what_settle_finds(tmp_path):
+    codes = ["·137", "·6", "·07"]
+    with Catalogue(tmp_path / "c.sqlite") as cat, default_executor(2) as pool:
+        outcome = settle_many(codes, cat, max_heaps=4096, executor=pool)
+        assert outcome.computed == 3
+        stored = {r["code"]: r for r in cat.records("settlement", {"max_heaps": 4096, "seconds": None})}
+        assert settle_many(codes, cat, max_heaps=4096).computed == 0
+    for code in codes:
+        direct = settle(parse(code), 4096).to_dict()
+        mine = stored[code]
+        assert {k: v for k, v in mine.items() if k not in ("seconds", "cpu_seconds", "limit")} == {
+            k: v for k, v in direct.items() if k != "seconds"}
+        assert mine["limit"] == (None if direct["settled"] else "max_heaps")
+    assert (stored["·137"]["start"], stored["·137"]["period"]) == (52, 34)
+    assert not stored["·6"]["settled"]
+
+
+def test_a_budget_of_cpu_seconds_stops_a_settlement(tmp_path):
+    out = settle_within("·6", 10**6, seconds=1e-9)
+    assert out["limit"] == "seconds" and not out["settled"] and out["heaps"] < 10**6
+    with Catalogue(tmp_path / "c.sqlite") as cat:
+        settle_many(["·6"], cat, max_heaps=10**6, seconds=1e-9)
+        assert settlement_entry(10**6, 1e-9).stored(cat) == {"·6"}
+        assert settlement_entry(10**6, 2.0).stored(cat) == set()
