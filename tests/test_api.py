@@ -108,3 +108,18 @@ def test_import_grundy_loads_no_compiler():
 
 def test_compute_agrees_with_values():
     assert np.array_equal(grundy.values("·77", 200).values, compute("·77", 200))
+
+
+def test_survey_returns_a_catalogue_to_query(tmp_path):
+    cat = grundy.survey(["·137", "·45", "·6"], 1200, tmp_path / "c.sqlite")
+    table = cat.table(1200)
+    assert sorted(table["code"].tolist()) == ["·137", "·45", "·6"]
+    assert cat.record("·137")["window"] == 175 and cat.record("·6")["status"] == "growing"
+    assert (cat.record("·45")["start"], cat.record("·45")["period"]) == (498, 20)
+    assert table[table["code"] == "·137"]["period"][0] == 34
+    assert cat.tallies(1200)["codes"] == 3 and "3 results" in repr(cat)
+    with pytest.raises(grundy.GrundyError):
+        cat.record("·77")
+    cat.close()
+    again = grundy.survey(["·137"], 1200, tmp_path / "c.sqlite")
+    assert len(again.table()) == 3

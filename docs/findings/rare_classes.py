@@ -27,12 +27,12 @@ from pathlib import Path
 
 import numpy as np
 
-from grundy import survey
 from grundy.checkpoint import cache_dir, compute_resumable, file_stem
 from grundy.codes import family
 from grundy.figures import save, subplots
 from grundy.rare import stretch_counts, thins
 from grundy.sequence import Sequence
+from grundy.survey import survey_code
 
 SURVEY_HEAPS = 2400
 SIGMAS = 2.0
@@ -55,7 +55,7 @@ class OutOfTime(Exception):
 def growing_codes(digits: int) -> list[str]:
     """The codes of 1..``digits`` digits that the survey calls growing at 2,400 heaps."""
     return [
-        str(c) for c in family(digits) if survey.survey_code(c, SURVEY_HEAPS)["status"] == "growing"
+        str(c) for c in family(digits) if survey_code(c, SURVEY_HEAPS)["status"] == "growing"
     ]
 
 

@@ -24,11 +24,11 @@ import numpy as np
 
 from grundy import rare
 from grundy.checkpoint import cache_dir, compute_resumable
-from grundy.settle import settle
 from grundy.codes import parse
 from grundy.figures import rare as rare_figures
 from grundy.figures import save
 from grundy.present.text import ledger_summary
+from grundy.settle import settle
 
 HERE = Path(__file__).resolve().parent
 CODE = parse("·354")

@@ -22,13 +22,13 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from grundy import survey
 from grundy.catalogue import Catalogue
 from grundy.checkpoint import cache_dir, file_stem
-from grundy.settle import settle
 from grundy.codes import family, parse
 from grundy.engine import compute
 from grundy.figures import save, subplots
+from grundy.settle import settle
+from grundy.survey import run as survey_run
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data"
@@ -193,7 +193,7 @@ def run(out_dir: Path, digits: int, budget: float, cache: Path) -> dict:
     """Survey, settle the unsettled codes, compare; returns every number the page states."""
     cache.mkdir(parents=True, exist_ok=True)
     with Catalogue(cache / f"survey-{digits}-{SURVEY_HEAPS}.sqlite") as cat:
-        survey.run(family(digits), cat, heaps=SURVEY_HEAPS)
+        survey_run(family(digits), cat, heaps=SURVEY_HEAPS)
         swept = list(cat.results(heaps=SURVEY_HEAPS, options={}))
     open_codes = [r for r in swept if r["status"] != "settled"]
     store = cache / f"settle-{budget:g}s"

@@ -12,6 +12,9 @@ figures and site`` (docs/README.md).  A notebook session::
     >>> p = grundy.position("·137", [3, 5, 7])
     >>> p.value, [m.after for m in p.winning_moves]
     (0, [])
+    >>> cat = grundy.survey(2, 600)
+    >>> cat.record("·77")["status"], len(cat.table())
+    ('settled', 63)
 
 Names are imported when first used, so ``import grundy`` (and the command
 line's start-up) loads no compiler.
@@ -25,6 +28,7 @@ from .codes import Code, Move, family, parse
 from .errors import CodeError, GrundyError, SequenceFileError, UsageError
 from .position import Position, position
 from .settle import Settlement, settle
+from .survey import survey
 
 _LAZY = {
     "compute": "engine",
@@ -34,15 +38,16 @@ _LAZY = {
     "RareClass": "classes",
     "Catalogue": "catalogue",
 }
-"""Names whose modules load numba or sqlite: imported on first use.  ``settle`` and
-``position`` are bound here at once because they share their modules' names
-(an import of the module would otherwise shadow the function)."""
+"""Names whose modules load numba or sqlite: imported on first use.  ``settle``,
+``position`` and ``survey`` are bound here at once because they share their
+modules' names (an import of the module would otherwise shadow the function);
+``from grundy.survey import run`` still reaches the module."""
 
 __all__ = [
     "Catalogue", "Code", "CodeError", "GrundyError", "Move", "Position", "RareClass", "Reading",
     "Sequence", "SequenceFileError", "Settlement", "Trajectory", "UsageError", "__version__",
     "arithmetic_reading", "compute", "family", "load", "parse", "position", "reading", "settle",
-    "values",
+    "survey", "values",
 ]
 
 

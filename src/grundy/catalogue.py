@@ -35,6 +35,7 @@ from urllib.parse import quote
 
 import numpy as np
 
+from .codes import Code, parse
 from .errors import GrundyError
 from .trajectory import KINDS
 
@@ -463,6 +464,41 @@ class Catalogue:
             except DamagedRow as exc:
                 out[row[0]] = exc.problem
         return out
+
+    def record(self, code: Code | str, heaps: int | None = None) -> dict:
+        """One code's survey result (the deepest stored, or at ``heaps``)."""
+        name = str(parse(code))
+        found = list(self.results(heaps, codes=[name]))
+        if not found:
+            at = "" if heaps is None else f" at {heaps:,} heaps"
+            raise CatalogueError(f"{self.path} holds no result for {name}{at}")
+        return found[-1]
+
+    def table(self, heaps: int | None = None) -> np.ndarray:
+        """The scalar columns of every stored result as a numpy structured array (one row a
+        result; missing numbers are -1, a missing mask 0), for sorting and selecting."""
+        kinds = {"code": "U24", "status": "U20", "values_sha256": "U64", "version": "U16",
+                 "repetitions_needed": "f8", "position": "?"}
+        dtype = [(c, kinds.get(c, "i8")) for c in _COLUMNS]
+        dtype.append(("false_readings", "i8"))
+        rows = []
+        for row in self._rows(heaps, None, None, None):
+            *cols, false_count, _, _ = row
+            cells = [(-1 if k == "i8" else float("nan") if k == "f8" else False) if x is None else x
+                     for x, (_, k) in zip(cols, dtype)]
+            rows.append((*cells, false_count))
+        return np.array(rows, dtype=dtype)
+
+    def tallies(self, heaps: int | None = None) -> dict:
+        """The survey tallies (:func:`grundy.tallies.tallies`) over the results stored."""
+        from .tallies import tallies
+
+        return tallies(self.results(heaps))
+
+    def __repr__(self) -> str:
+        counts = dict(self.db.execute("SELECT status, count(*) FROM results GROUP BY status"))
+        shown = ", ".join(f"{n:,} {s.replace('_', ' ')}" for s, n in sorted(counts.items()))
+        return f"<Catalogue {self.path}: {sum(counts.values()):,} results ({shown or 'none'})>"
 
     def count_false_readings(self) -> int:
         """The false readings of every stored survey result."""

@@ -12,23 +12,23 @@ loses nothing it had finished.
 
 from __future__ import annotations
 
+import os
 import warnings
 from collections.abc import Callable, Iterable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from functools import partial
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from . import __version__
-from .catalogue import Catalogue, values_sha256
-from .codes import Code, parse
-from .engine import compute, sparse
-from .runner import FamilyRun
-from .runner import run as run_family
-from .growth import is_growing
-from .periods import arithmetic_reading
-from .trajectory import trajectory
+from .codes import Code, family, parse
+from .errors import UsageError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from .catalogue import Catalogue
+    from .runner import FamilyRun
 
 DEFAULT_HEAPS = 2400
 STATUSES = ("settled", "growing", "bounded_unsettled")
@@ -39,6 +39,14 @@ survey recomputes every row stored under another version (2: the sparse statisti
 
 def analyse(code: Code | str, heaps: int = DEFAULT_HEAPS) -> tuple[dict, np.ndarray]:
     """:func:`survey_code`'s result for ``code`` and the values ``G(0..heaps-1)`` it read."""
+    import numpy as np
+
+    from .catalogue import values_sha256
+    from .engine import compute, sparse
+    from .growth import is_growing
+    from .periods import arithmetic_reading
+    from .trajectory import trajectory
+
     code = parse(code)
     values = compute(code, heaps)
     traj = trajectory(values, code)
@@ -118,9 +126,6 @@ class SurveyEntry:
         catalogue.add(result, values, self.options)
 
 
-SurveyRun = FamilyRun
-
-
 def run(
     codes: Iterable[Code | str],
     catalogue: Catalogue,
@@ -132,7 +137,7 @@ def run(
     on_result: Callable[[dict], None] | None = None,
     on_progress: Callable[[int, int], None] | None = None,
     on_damaged: Callable[[str, str], None] | None = None,
-) -> SurveyRun:
+) -> FamilyRun:
     """Survey ``codes`` into ``catalogue``, skipping those it holds for this analysis version.
 
     Codes stored under another :data:`ANALYSIS_VERSION`, codes in
@@ -142,6 +147,8 @@ def run(
     ``executor`` (serial when None) ``batch`` at a time and each result is
     stored by this process as soon as it returns.
     """
+    from .runner import run as run_family
+
     names = list(dict.fromkeys(str(parse(c)) for c in codes))
     entry = SurveyEntry(heaps)
     damaged = catalogue.damaged(heaps, entry.options, names)
@@ -162,3 +169,37 @@ def run(
         on_result=None if on_result is None else lambda output: on_result(output[0]),
         on_progress=on_progress,
     )
+
+
+def survey(
+    codes: Iterable[Code | str] | int,
+    heaps: int = DEFAULT_HEAPS,
+    db: str | os.PathLike | None = None,
+    executor: Executor | None = None,
+    *,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> Catalogue:
+    """Survey a family into a catalogue and return it, open, to query.
+
+    ``codes`` is an iterable of codes or a number of digits (every code of
+    1..digits digits); ``db`` the catalogue's file (None: one in memory, gone
+    when closed); ``executor`` any ``concurrent.futures.Executor`` (serial by
+    default).  Codes already stored are not computed again.
+
+    Examples
+    --------
+    >>> cat = survey(2, 600)
+    >>> len(cat.table(600)), cat.record("·77")["period"]
+    (63, 12)
+    >>> cat.tallies(600)["codes"]
+    63
+    """
+    from .catalogue import Catalogue
+
+    if isinstance(codes, int):
+        if not 1 <= codes <= 4:
+            raise UsageError(f"a family is every code of 1..digits digits, digits 1..4, not {codes}")
+        codes = family(codes)
+    catalogue = Catalogue(":memory:" if db is None else db)
+    run(codes, catalogue, heaps=heaps, executor=executor, on_progress=on_progress)
+    return catalogue
