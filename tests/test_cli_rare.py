@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from grundy import rare as R
+from grundy.catalogue import Catalogue
 from grundy.cli import main
 from grundy.codes import parse
 from grundy.engine import compute
@@ -140,6 +141,21 @@ def test_rare_survey(capsys):
     assert every["codes_searched"] == 7 and not every["growing_only"]
     rc, out, _ = run(capsys, "rare-survey", "--digits", "1", "--heaps", "600", "--all-codes")
     assert rc == 0 and "codes read" in out and "rare heaps per third" in out
+
+
+def test_rare_survey_stores_each_code_and_resumes(capsys, tmp_path, monkeypatch):
+    db = str(tmp_path / "r.sqlite")
+    args = ("rare-survey", "--digits", "2", "--heaps", "600", "--all-codes", "--db", db)
+    first = run_json(capsys, *args)
+    with Catalogue(db) as cat:
+        stored = list(cat.records("rare-survey"))
+    assert len(stored) == 63 and first["codes_read"] == 63
+
+    def refuse(*a, **k):
+        raise AssertionError("a stored code was computed again")
+
+    monkeypatch.setattr(R.survey, "survey_code", refuse)
+    assert run_json(capsys, *args) == first
 
 
 def test_a_stored_sequence_is_reused(capsys, tmp_path):

@@ -1,12 +1,22 @@
-"""Growth of a sequence, the survey's description of an unsettled code.
+"""The survey's classes of a code (docs/surveys.md): settled, growing, bounded unsettled.
 
-An unsettled code is *growing* when its values still rise in the last third of
-the heaps computed, *bounded* otherwise; a description, not a proof.
+A code is *settled* when its reading is certified; an unsettled code is
+*growing* when its values still rise in the last third of the heaps computed,
+*bounded* otherwise: a description, not a proof.
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+STATUSES = ("settled", "growing", "bounded_unsettled")
+
+
+def classify(certified: bool, values: np.ndarray) -> str:
+    """The class of a code whose reading at ``len(values)`` is ``certified`` or not."""
+    if certified:
+        return "settled"
+    return "growing" if is_growing(values) else "bounded_unsettled"
 
 
 def is_growing(values: np.ndarray) -> bool:

@@ -27,7 +27,7 @@ from string import Template
 from . import __version__
 from .catalogue import Catalogue
 from .executors import SerialExecutor, batch_results
-from .survey import STATUSES
+from .growth import STATUSES
 from .tallies import tallies
 
 DRAWN_BY = (

@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from .runner import FamilyRun
 
 DEFAULT_HEAPS = 2400
-STATUSES = ("settled", "growing", "bounded_unsettled")
 ANALYSIS_VERSION = 2
 """The meaning of :func:`survey_code`'s output: bump it whenever that changes, and the next
 survey recomputes every row stored under another version (2: the sparse statistics)."""
@@ -43,7 +42,7 @@ def analyse(code: Code | str, heaps: int = DEFAULT_HEAPS) -> tuple[dict, np.ndar
 
     from .catalogue import values_sha256
     from .engine import compute, sparse
-    from .growth import is_growing
+    from .growth import classify
     from .periods import arithmetic_reading
     from .trajectory import trajectory
 
@@ -52,12 +51,7 @@ def analyse(code: Code | str, heaps: int = DEFAULT_HEAPS) -> tuple[dict, np.ndar
     traj = trajectory(values, code)
     heap0 = trajectory(values, code, heap0=True)
     arith = arithmetic_reading(values, code)
-    if traj.certified:
-        status = "settled"
-    elif is_growing(values):
-        status = "growing"
-    else:
-        status = "bounded_unsettled"
+    status = classify(traj.certified, values)
     final = traj.final if traj.certified else None
     stats = sparse.statistics(code, values) if sparse.applies(code) else None
     result = {

@@ -10,7 +10,7 @@ import statistics
 from collections import Counter
 from collections.abc import Iterable
 
-from .survey import STATUSES
+from .growth import STATUSES
 
 MOST_CONVINCING = 5
 REPETITIONS = range(2, 7)

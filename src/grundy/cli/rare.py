@@ -300,14 +300,23 @@ def ledger(code, value, heaps, below, mask, top, sequence, plots, as_json):
     show_default=True,
     help="Classes kept per code.",
 )
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False),
+    help="Store each code's outcome in this catalogue as it finishes; a rerun resumes.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def rare_survey(digits, heaps, all_codes, sigmas, keep, as_json):
+def rare_survey(digits, heaps, all_codes, sigmas, keep, db, as_json):
     """Try every class (mask and parity) on every code of a family; list the classes that thin."""
+    from contextlib import nullcontext
+
+    from ..catalogue import Catalogue
+
     codes = list(family(digits))
-    with progress(len(codes), f"rare classes of {len(codes)} codes") as update:
-        res = R.rare_survey(
-            codes, heaps, sigmas=sigmas, keep=keep, growing_only=not all_codes, on_code=update
-        )
+    with (Catalogue(db) if db else nullcontext()) as cat, \
+            progress(len(codes), f"rare classes of {len(codes)} codes") as update:
+        res = R.rare_survey(codes, heaps, sigmas=sigmas, keep=keep, growing_only=not all_codes,
+                            catalogue=cat, on_code=update)
     d = res.to_dict()
     if as_json:
         emit_json(d)

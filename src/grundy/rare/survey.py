@@ -43,6 +43,11 @@ class ThinClass:
             "last_values": list(self.last_values),
         }
 
+    @classmethod
+    def from_dict(cls, d: dict) -> ThinClass:
+        return cls(d["code"], d["mask"], d["parity"], tuple(d["thirds"]), d["length"],
+                   tuple(d["last_values"]))
+
 
 @dataclass(frozen=True)
 class CodeSurvey:
@@ -66,6 +71,11 @@ class CodeSurvey:
             "thinning": self.thinning,
             "best": [c.to_dict() for c in self.best],
         }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> CodeSurvey:
+        return cls(d["code"], d["heaps"], d["max"], d["growing"], d["classes_tried"],
+                   d["thinning"], tuple(ThinClass.from_dict(c) for c in d["best"]))
 
 
 def survey_code(
@@ -131,6 +141,10 @@ class RareSurvey:
         }
 
 
+def _survey_record(code: str, **options) -> dict:
+    return survey_code(code, **options).to_dict()
+
+
 def rare_survey(
     codes: Iterable[Code | str],
     heaps: int,
@@ -139,17 +153,35 @@ def rare_survey(
     keep: int = 3,
     growing_only: bool = True,
     executor: Executor | None = None,
+    catalogue=None,
     on_code: Callable[[int], None] | None = None,
 ) -> RareSurvey:
     """Run :func:`survey_code` over ``codes``, serially or on any ``concurrent.futures.Executor``.
 
+    With ``catalogue`` (a :class:`~grundy.catalogue.Catalogue`) each code's
+    outcome is stored as it finishes (records of kind ``rare-survey``), so an
+    interrupted survey resumes and a repeated one computes nothing.
     ``on_code(done)`` is called after each code.
     """
-    work = partial(survey_code, heaps=heaps, sigmas=sigmas, keep=keep, growing_only=growing_only)
-    mapper = executor.map if executor is not None else map
-    out = []
-    for result in mapper(work, [parse(c) for c in codes]):
-        out.append(result)
-        if on_code is not None:
-            on_code(len(out))
-    return RareSurvey(heaps, float(sigmas), growing_only, out)
+    from ..catalogue import Catalogue
+    from ..runner import Records, run
+
+    options = {"heaps": heaps, "sigmas": float(sigmas), "keep": keep, "growing_only": growing_only}
+    names = list(dict.fromkeys(str(parse(c)) for c in codes))
+    own = catalogue is None
+    catalogue = Catalogue(":memory:") if own else catalogue
+    try:
+        run(
+            partial(_survey_record, **options),
+            names,
+            catalogue,
+            Records("rare-survey", options),
+            executor=executor,
+            on_progress=None if on_code is None else lambda done, total: on_code(done),
+        )
+        found = {r["code"]: CodeSurvey.from_dict(r)
+                 for r in catalogue.records("rare-survey", options, codes=names)}
+    finally:
+        if own:
+            catalogue.close()
+    return RareSurvey(heaps, float(sigmas), growing_only, [found[c] for c in names])
