@@ -40,9 +40,9 @@ def test_137_at_its_window_and_one_heap_short():
     g = compute("·137", 200)
     at = reading(g, parse("·137"), 175)
     assert at == Reading(52, 34, 0, 175, 174, True)
-    assert at.to_dict() == dict(
-        start=52, period=34, saltus=0, window=175, tight_window=174, certified=True
-    )
+    assert at.to_dict() == {
+        "start": 52, "period": 34, "saltus": 0, "window": 175, "tight_window": 174, "certified": True
+    }
     short = reading(g, parse("·137"), 174)
     assert pair(short) == (52, 34) and not short.certified
     assert reading(g, 3) == reading(g, parse("·137"))

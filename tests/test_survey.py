@@ -38,10 +38,14 @@ def test_serial_process_pool_and_dask_give_identical_catalogues(tmp_path):
         run(SMALL, cat, executor=SerialExecutor())
     with Catalogue(tmp_path / "pool.sqlite") as cat, default_executor(2) as pool:
         run(SMALL, cat, executor=pool, batch=2)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
-        with distributed.Client(cluster) as client, Catalogue(tmp_path / "dask.sqlite") as cat:
-            run(SMALL, cat, executor=client.get_executor(), batch=2)
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+        Catalogue(tmp_path / "dask.sqlite") as cat,
+    ):
+        run(SMALL, cat, executor=client.get_executor(), batch=2)
     serial = stored(tmp_path / "serial.sqlite")
     assert set(serial) == set(SMALL)
     assert stored(tmp_path / "pool.sqlite") == serial
@@ -92,7 +96,7 @@ def test_killed_survey_resumes_without_duplicates_or_recomputation(tmp_path):
     proc.wait()
     before = sqlite3.connect(db).execute("SELECT count(*) FROM results").fetchone()[0]
     assert 5 <= before < 63
-    out = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    out = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     summary = json.loads(out.stdout)
     assert summary["codes"] == 63
@@ -140,19 +144,19 @@ def test_family_survey_json_via_cli(tmp_path):
     out = subprocess.run(
         [sys.executable, "-m", "grundy", "survey", "--codes", "·137,·6", "--db", str(tmp_path / "c"),
          "--workers", "1", "--json"],
-        capture_output=True, text=True, timeout=300,
+        check=False, capture_output=True, text=True, timeout=300,
     )
     assert out.returncode == 0, out.stderr
     summary = json.loads(out.stdout)
     assert summary["codes"] == 2 and summary["settled"] == 1 and summary["growing"] == 1
     show = subprocess.run([sys.executable, "-m", "grundy", "show", "·137", "--db", str(tmp_path / "c"),
-                           "--json"], capture_output=True, text=True)
+                           "--json"], check=False, capture_output=True, text=True)
     assert json.loads(show.stdout)["period"] == 34
     bad = subprocess.run([sys.executable, "-m", "grundy", "survey", "--codes", "·137,·9", "--db",
-                          str(tmp_path / "c")], capture_output=True, text=True)
+                          str(tmp_path / "c")], check=False, capture_output=True, text=True)
     assert bad.returncode == 2 and len(bad.stderr.splitlines()) == 1
     missing = subprocess.run([sys.executable, "-m", "grundy", "show", "·77", "--db", str(tmp_path / "c")],
-                             capture_output=True, text=True)
+                             check=False, capture_output=True, text=True)
     assert missing.returncode == 2 and "not in" in missing.stderr
 
 
@@ -161,7 +165,7 @@ def test_d0_and_hexadecimal_families_via_cli(tmp_path):
     out = subprocess.run(
         [sys.executable, "-m", "grundy", "survey", "--digits", "1", "--d0", "--hex", "--heaps", "300",
          "--db", str(tmp_path / "h"), "--workers", "1", "--json"],
-        capture_output=True, text=True, timeout=300,
+        check=False, capture_output=True, text=True, timeout=300,
     )
     assert out.returncode == 0, out.stderr
     summary = json.loads(out.stdout)
