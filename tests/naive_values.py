@@ -1,4 +1,4 @@
-"""A check of computed values by the definition (SPEC.md §2), vectorised but kernel-free.
+"""A check of computed values by the definition of Grundy values, vectorised but kernel-free.
 
 ``G(n)`` must be the mex of the values of the moves from ``n``.  Checking that
 at every heap proves the whole sequence by induction, at the cost of one numpy
