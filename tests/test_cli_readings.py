@@ -9,7 +9,7 @@ import pytest
 from grundy import compute, parse, published
 from grundy.engine.reference import grundy_values
 from grundy.reading import trajectory
-from naive_reading import naive_trajectory
+from naive_reading import naive_reading, naive_trajectory
 
 
 def grundy(*args):
@@ -38,9 +38,12 @@ def test_period_one_heap_short_is_not_certified():
 
 def test_period_arithmetic_and_none():
     obj = json.loads(grundy("period", "0x·8", "--heaps", "60", "--json").stdout)
+    gl = grundy_values(parse("0x·8"), 60)
+    s, p = naive_reading(gl, 60, arithmetic=True)
     assert obj["reading"] == {
-        "start": 1, "period": 3, "saltus": 1, "window": 13, "tight_window": None, "certified": False
-    }
+        "start": s, "period": p, "saltus": gl[s + p] - gl[s], "window": 3 * (s + p) + 1,
+        "tight_window": None, "certified": False,
+    }  # fmt: skip
     assert json.loads(grundy("period", "·3", "--heaps", "2", "--json").stdout)["reading"] is None
 
 

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from grundy import compute, family, parse
 from grundy.codes import Code
+from grundy.engine.reference import grundy_values
 from grundy.errors import UsageError
 from grundy.periods import (
     Reading,
@@ -147,11 +148,17 @@ def test_random_three_digit_hexadecimal_windows(digits):
 
 
 def test_arithmetic_readings():
+    """``0x·8`` to 60 heaps: the arithmetic and the pure reading are the naive reader's on the
+    reference engine's values; the saltus and the three-heap window follow from them."""
     code = parse("0x·8")
     g = compute(code, 60)
+    gl = grundy_values(code, 60)
     a = arithmetic_reading(g, code)
-    assert a == Reading(1, 3, 1, 13, None, False)
-    assert pair(reading(g, code)) == (58, 1)
+    assert pair(a) == naive_reading(gl, 60, arithmetic=True)
+    s, p = a.start, a.period
+    assert a == Reading(s, p, gl[s + p] - gl[s], 3 * (s + p) + code.t, None, False)
+    assert a.saltus > 0
+    assert pair(reading(g, code)) == naive_reading(gl, 60)
 
 
 def test_octal_arithmetic_readings_are_false():
