@@ -5,6 +5,8 @@ Every depth is read again from scratch; nothing is shared with ``grundy.trajecto
 
 from __future__ import annotations
 
+import itertools
+
 
 def naive_reading(g, d, lo=1, arithmetic=False):
     """``(s, p)``: the earliest ``s >= lo``, then smallest ``p``, with ``G(i + p) = G(i) (+ S)``
@@ -71,7 +73,7 @@ def naive_trajectory(g, t, parts=2, heap0=False, reader=naive_reading):
     if truth is not None:
         s, p = default[truth]
         final = (0 if heap0 and s == 1 and g[0] == g[p] else s, p)
-    changes = sum(1 for a, b in zip(depths, depths[1:]) if reads[a] != reads[b])
+    changes = sum(1 for a, b in itertools.pairwise(depths) if reads[a] != reads[b])
     right_from = None
     if truth is not None:
         right_from = depths[0]

@@ -16,7 +16,7 @@ from grundy.sequence import Sequence, paths
 
 def grundy(*args, env=None):
     return subprocess.run(
-        [sys.executable, "-m", "grundy", *args], capture_output=True, text=True, env=env, timeout=300
+        [sys.executable, "-m", "grundy", *args], check=False, capture_output=True, text=True, env=env, timeout=300
     )
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from findings_check import load, script, unexplained
+from grundy import published
 
 unsettled = script("unsettled")
-LOOKUP, GAMES = unsettled.published()
 
 
 def row(code, settled=True, start=None, period=None, mask=None, rare=None, last=None, heaps=1000):
@@ -15,34 +15,35 @@ def row(code, settled=True, start=None, period=None, mask=None, rare=None, last=
             "rare_heaps": rare, "last_rare": last, "heaps": heaps}  # fmt: skip
 
 
-def test_the_published_data_is_whole():
-    assert len(LOOKUP) == 511
-    assert all(LOOKUP[c] == c or LOOKUP[c] in GAMES or LOOKUP[c] == "4" for c in LOOKUP)
-    assert GAMES[".354"]["prefix"] == "10061916" and GAMES[".354"]["period"] == "1180"
+def test_equivalent_games_are_listed_by_their_source_names():
+    assert unsettled.listed(unsettled.parse("·37"))[0] == ".6"
+    assert unsettled.listed(unsettled.parse("·2"))[0] == "4"
+    name, entry = unsettled.listed(unsettled.parse("·354"))
+    assert name == ".354" and (entry.prefix, entry.period) == (10061916, 1180)
 
 
 def test_agreement_with_a_solved_game_and_heap_zero_in_the_rare_count():
-    out = unsettled.compare(row("·16", True, 105351, 149459, "30", 52, 13935), LOOKUP, GAMES)
+    out = unsettled.compare(row("·16", True, 105351, 149459, "30", 52, 13935))
     assert out["published"] == "solved" and out["disagreements"] == []
     assert out["rare_offset"] == 1
 
 
 def test_every_kind_of_disagreement_is_reported():
-    assert unsettled.compare(row("·6", True, 10, 4), LOOKUP, GAMES)["disagreements"]
-    wrong = unsettled.compare(row("·16", True, 105350, 149460, "31", 60, 1), LOOKUP, GAMES)
+    assert unsettled.compare(row("·6", True, 10, 4))["disagreements"]
+    wrong = unsettled.compare(row("·16", True, 105350, 149460, "31", 60, 1))
     assert len(wrong["disagreements"]) == 5
-    assert unsettled.compare(row("·16", False), LOOKUP, GAMES)["disagreements"]
-    assert unsettled.compare(row("·6", False), LOOKUP, GAMES)["disagreements"] == []
+    assert unsettled.compare(row("·16", False))["disagreements"]
+    assert unsettled.compare(row("·6", False))["disagreements"] == []
 
 
 def test_the_published_sequences_are_found_at_their_shift():
-    assert unsettled.shift(unsettled.parse("·4"), GAMES[".4"]["nimbers"]) == 2
-    assert unsettled.shift(unsettled.parse("·07"), GAMES[".4"]["nimbers"]) == 1
-    assert unsettled.shift(unsettled.parse("·17"), GAMES[".4"]["nimbers"]) is None
+    assert unsettled.shift(unsettled.parse("·4"), published.game("·4").nimbers) == 2
+    assert unsettled.shift(unsettled.parse("·07"), published.game("·4").nimbers) == 1
+    assert unsettled.shift(unsettled.parse("·17"), published.game("·4").nimbers) is None
 
 
 def test_an_equivalent_game_is_looked_up():
-    out = unsettled.compare(row("·37", False), LOOKUP, GAMES)
+    out = unsettled.compare(row("·37", False))
     assert out["equivalent"] == ".6" and out["published"] == "unsolved"
 
 

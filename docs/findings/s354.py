@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from grundy import rare
+from grundy import published, rare
 from grundy.checkpoint import cache_dir, compute_resumable
 from grundy.codes import parse
 from grundy.figures import rare as rare_figures
@@ -240,11 +240,13 @@ def ledger_from(d: dict) -> rare.Ledger:
 
 
 def published_row() -> dict | None:
-    """The published row for ·354 (data/tczajka_games.csv), for the comparison."""
-    import csv
-
-    with open(HERE / "data" / "tczajka_games.csv") as f:
-        return next((r for r in csv.DictReader(f) if r["game"] == ".354"), None)
+    """The published entry for ·354 (:mod:`grundy.published`), for the comparison."""
+    g = published.game("·354")
+    if g is None:
+        return None
+    return {"game": g.name, "status": g.status, "prefix": g.prefix, "period": g.period,
+            "rare_mask": g.rare_mask, "num_rare": g.rare_heaps, "last_rare": g.last_rare,
+            "source": g.source}  # fmt: skip
 
 
 def page(r: dict) -> str:

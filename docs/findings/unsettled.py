@@ -6,22 +6,22 @@
 Surveys the family to 2,400 heaps (a catalogue in the cache, reused), runs
 :func:`grundy.settle.settle` on every code left unsettled with a CPU-time
 budget per code, and compares the outcome with the published lists of
-solved, trivial and unsolved octal games (``data/tczajka_*.csv``, see
-``data/README.md``).  Writes ``unsettled.md``, ``unsettled.json`` and the
-figures under ``unsettled/``.  Each code's outcome is kept in the cache
+solved, trivial and unsolved octal games (:mod:`grundy.published`; their
+sources are in ``src/grundy/data/README.md``).  Writes ``unsettled.md``,
+``unsettled.json`` and the figures under ``unsettled/``.  Each code's outcome is kept in the cache
 (``$GRUNDY_CACHE/findings/``), so a rerun skips the codes already done.
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import sys
 import time
 from collections import Counter
 from pathlib import Path
 
+from grundy import published
 from grundy.catalogue import Catalogue
 from grundy.checkpoint import cache_dir, file_stem
 from grundy.codes import family, parse
@@ -31,7 +31,6 @@ from grundy.settle import settle
 from grundy.survey import run as survey_run
 
 HERE = Path(__file__).resolve().parent
-DATA = HERE / "data"
 SURVEY_HEAPS = 2400
 MAX_HEAPS = 10**8
 
@@ -68,46 +67,36 @@ def settle_within(code, budget: float) -> dict:
     return out
 
 
-def published() -> tuple[dict, dict]:
-    """The lookup (code to its equivalent listed game) and the listed games, from ``data/``."""
-    with open(DATA / "tczajka_lookup.csv") as f:
-        lookup = {r["code"]: r["equivalent"] for r in csv.DictReader(f)}
-    with open(DATA / "tczajka_games.csv") as f:
-        games = {r["game"]: r for r in csv.DictReader(f)}
-    return lookup, games
+def listed(code) -> tuple[str, published.Game | None]:
+    """The name of ``code``'s equivalent game (the lookup table's, else the code's own) and its
+    published entry (None when no list names it)."""
+    game = published.equivalent(code) or code
+    entry = published.game(game)
+    return (entry.name if entry else str(game).replace("·", ".")), entry
 
 
-def mask_text(mask: str | None) -> str | None:
-    """A published mask (hexadecimal, ``1+pos`` for the position variant) in this toolkit's form."""
-    if not mask:
-        return None
-    bits, _, pos = mask.partition("+")
-    return f"{int(bits, 16)}{'+position' if pos else ''}"
-
-
-def compare(row: dict, lookup: dict, games: dict) -> dict:
+def compare(row: dict) -> dict:
     """Our outcome against the published entry of the code's equivalent game.
 
     Returns the equivalent game, its published status and numbers, and every
     disagreement as a sentence.  Masks and rare counts are compared only where
     the code is itself the listed game (an equivalent game may shift heaps).
     """
-    name = row["code"].replace("·", ".")
-    game = lookup.get(name, name)
-    entry = games.get(game)
-    pub = entry["status"] if entry else "not listed"
+    code = parse(row["code"])
+    game, entry = listed(code)
+    pub = entry.status if entry else "not listed"
     out = {"equivalent": game, "published": pub, "disagreements": []}
     say = out["disagreements"].append
     if entry is None:
         say(f"{game} is in none of the published lists")
         return out
     if pub in ("solved", "trivial"):
-        out.update(published_start=int(entry["prefix"]), published_period=int(entry["period"]))
-    if entry["rare_mask"]:
+        out.update(published_start=entry.prefix, published_period=entry.period)
+    if entry.mask is not None:
         out.update(
-            published_mask=mask_text(entry["rare_mask"]),
-            published_rare=int(entry["num_rare"]),
-            published_last_rare=int(entry["last_rare"]),
+            published_mask=str(entry.mask),
+            published_rare=entry.rare_heaps,
+            published_last_rare=entry.last_rare,
         )
     if row["settled"] and pub == "unsolved":
         say(f"settled here, period {row['period']:,} from heap {row['start']:,}; listed unsolved")
@@ -121,7 +110,7 @@ def compare(row: dict, lookup: dict, games: dict) -> dict:
             f"open here within the budget ({row['heaps']:,} heaps); published {pub} for {game}: "
             f"period {out['published_period']:,} from heap {out['published_start']:,}"
         )
-    if row["settled"] and row["mask"] is not None and game == name and "published_mask" in out:
+    if row["settled"] and row["mask"] is not None and entry.code == code and "published_mask" in out:
         if row["mask"] != out["published_mask"]:
             say(f"mask {row['mask']} here, {out['published_mask']} published")
         out["rare_offset"] = out["published_rare"] - row["rare_heaps"]
@@ -148,7 +137,7 @@ def shift(code, nimbers: str) -> int | None:
     return next((o for o in range(MAX_SHIFT) if values[o : o + len(want)].tolist() == want), None)
 
 
-def swept_settled(swept: list[dict], lookup: dict, games: dict) -> dict:
+def swept_settled(swept: list[dict]) -> dict:
     """The codes the sweep settled, against the published period and start of their equivalent
     game; where the source gives the game's sequence, the start is checked against it too.
 
@@ -163,23 +152,23 @@ def swept_settled(swept: list[dict], lookup: dict, games: dict) -> dict:
            "unlisted_or_unsolved": [], "sequence_checked": 0, "sequence_matches": 0,
            "start_explained": 0, "start_unexplained": []}  # fmt: skip
     for r in rows:
-        name = r["code"].replace("·", ".")
-        entry = games.get(lookup.get(name, name))
-        if entry is None or not entry["period"]:
+        code = parse(r["code"])
+        _, entry = listed(code)
+        if entry is None or entry.period is None:
             out["unlisted_or_unsolved"].append(r["code"])
             continue
-        if int(entry["period"]) != r["period"]:
+        if entry.period != r["period"]:
             out["period_disagrees"].append(r["code"])
             continue
         out["period_agrees"] += 1
-        key = str(r["start"] - int(entry["prefix"]))
-        offsets.setdefault(key, []).append(r["code"] + ("" if entry["game"] != name else "*"))
-        if entry["nimbers"]:
+        key = str(r["start"] - entry.prefix)
+        offsets.setdefault(key, []).append(r["code"] + ("*" if entry.code == code else ""))
+        if entry.nimbers:
             out["sequence_checked"] += 1
-            o = shift(parse(r["code"]), entry["nimbers"])
+            o = shift(code, entry.nimbers)
             if o is not None:
                 out["sequence_matches"] += 1
-                prefix = int(entry["prefix"])
+                prefix = entry.prefix
                 if r["start"] == max(1, prefix + o) or (prefix == 0 and r["start"] <= o):
                     out["start_explained"] += 1
                     continue
@@ -198,7 +187,6 @@ def run(out_dir: Path, digits: int, budget: float, cache: Path) -> dict:
     open_codes = [r for r in swept if r["status"] != "settled"]
     store = cache / f"settle-{budget:g}s"
     store.mkdir(exist_ok=True)
-    lookup, games = published()
     rows = []
     t_start = time.monotonic()
     for i, r in enumerate(open_codes, 1):
@@ -210,7 +198,7 @@ def run(out_dir: Path, digits: int, budget: float, cache: Path) -> dict:
             row = settle_within(code, budget)
             path.write_text(json.dumps(row, ensure_ascii=False))
         row["survey_status"] = r["status"]
-        row.update(compare(row, lookup, games))
+        row.update(compare(row))
         rows.append(row)
         what = (f"period {row['period']:,} from {row['start']:,}" if row["settled"]
                 else f"open at {row['heaps'] or 0:,} heaps")  # fmt: skip
@@ -245,7 +233,7 @@ def run(out_dir: Path, digits: int, budget: float, cache: Path) -> dict:
         "disagreements": sum(len(r["disagreements"]) for r in rows),
         "codes": rows,
     }
-    result["swept_settled"] = swept_settled(swept, lookup, games)
+    result["swept_settled"] = swept_settled(swept)
     figures(result, out_dir / "unsettled")
     return result
 
@@ -312,7 +300,8 @@ def page(result: dict) -> str:
         "",
         (
             f"Generated by `python docs/findings/unsettled.py` (codes of 1..{r['digits']} digits; "
-            "[data/README.md](data/README.md) says where the published lists come from)."
+            "[src/grundy/data/README.md](../../src/grundy/data/README.md) says where the published lists "
+            "come from)."
         ),
         "",
         (
