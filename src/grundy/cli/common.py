@@ -20,7 +20,7 @@ def cli() -> None:
 
 
 class CodeParam(click.ParamType):
-    """A game code such as ·137, .137, 0.137, 4.07 or 0x·9."""
+    """A game code such as ·137, .137, 0.137, 4.07, 4· (or bare 4) or 0x·9."""
 
     name = "CODE"
 
