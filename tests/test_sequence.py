@@ -91,3 +91,50 @@ def test_checkpoints_are_written_during_a_run(tmp_path):
 
 def test_paths_accept_either_suffix(tmp_path):
     assert paths(tmp_path / "a.npy") == paths(tmp_path / "a") == paths(tmp_path / "a.json")
+
+
+def _savez(path, values):
+    with open(path, "wb") as f:
+        np.savez(f, values)
+
+
+def _bad_npy(tmp_path, name, write):
+    """A sequence of ·137 saved at ``name``, then its ``.npy`` replaced by ``write(path, values)``."""
+    seq = compute_sequence("·137", 300)
+    npy = seq.save(tmp_path / name)
+    write(npy, seq.values)
+    return tmp_path / name
+
+
+@pytest.mark.parametrize(
+    "name, write, message",
+    [
+        ("empty", lambda p, v: p.write_bytes(b""), "not a readable"),
+        ("header", lambda p, v: p.write_bytes(p.read_bytes()[:60]), "not a readable"),
+        ("floats", lambda p, v: np.save(p, v.astype(np.float64)), "float64"),
+        ("signed", lambda p, v: np.save(p, v.astype(np.int64) - 1), "int64"),
+        ("square", lambda p, v: np.save(p, v[:289].reshape(17, 17)), "2-D"),
+        ("archive", lambda p, v: _savez(p, v), "archive"),
+    ],
+)
+def test_bad_npy_is_a_bad_file_never_cast(tmp_path, name, write, message):
+    """Empty, truncated, float, signed, 2-D files are refused as bad files, not read or cast."""
+    path = _bad_npy(tmp_path, name, write)
+    with pytest.raises(SequenceFileError, match=message) as err:
+        Sequence.load(path)
+    assert "\n" not in str(err.value)
+
+
+def test_floats_that_match_the_checksum_are_still_refused(tmp_path):
+    """Floats equal to the values pass a checksum taken after a cast: the type itself is refused."""
+    path = _bad_npy(tmp_path, "f", lambda p, v: np.save(p, v.astype(np.float32)))
+    with pytest.raises(SequenceFileError, match="float32"):
+        Sequence.load(path)
+
+
+def test_a_sidecar_with_a_float_dtype_is_refused(tmp_path):
+    compute_sequence("·137", 300).save(tmp_path / "s")
+    meta = json.loads((tmp_path / "s.json").read_text())
+    (tmp_path / "s.json").write_text(json.dumps(dict(meta, dtype="float64")))
+    with pytest.raises(SequenceFileError, match="describes no sequence"):
+        Sequence.load(tmp_path / "s")
