@@ -58,6 +58,11 @@ DEPTH = click.IntRange(min=1)
 """A heap count that only selects stored results (nothing is allocated for it)."""
 
 
+def warn(message: str) -> None:
+    """One line on stderr that does not stop the command (``grundy: warning: ...``)."""
+    click.echo(f"grundy: warning: {message}", err=True)
+
+
 def emit_json(obj: dict) -> None:
     """Print one JSON object on stdout (non-ASCII kept, so codes read ·137)."""
     click.echo(json.dumps(obj, ensure_ascii=False))
