@@ -37,10 +37,11 @@ def values(code, heaps, engine, out, checkpoint_seconds, as_json):
     """Grundy values of CODE for heaps 0..N-1.
 
     Without --out a long run keeps its checkpoint in the cache, the folder
-    $GRUNDY_CACHE (default ~/.cache/grundy), under runs/: run the same command
-    after an interrupt to resume, and the checkpoint is deleted when the run
-    ends.  Each checkpoint is locked by the one run using it; a cache that
-    cannot be written only means no checkpoints.
+    $GRUNDY_CACHE (default $XDG_CACHE_HOME/grundy or ~/.cache/grundy), under
+    runs/: run the same command after an interrupt to resume; the checkpoint
+    is deleted when the run ends.  Each checkpoint is locked by the one run
+    using it; a bad file there is ignored, and a cache that cannot be written
+    only means no checkpoints (each with a warning).
     """
     start = time.perf_counter()
     last = [None]
