@@ -81,9 +81,13 @@ def scratch(code: Code | str, on_warning: Callable[[str], None] = _warn) -> Iter
     holds it, or the cache cannot be written, ``on_warning`` says so once and
     the block gets None: compute without checkpoints.
     """
-    path = scratch_path(code)
-    lock = path.with_name(path.name + ".lock")
-    fd = _lock(lock, code, on_warning)
+    try:
+        path = scratch_path(code)
+    except RuntimeError as exc:  # no home folder to hold the cache
+        on_warning(f"no cache folder ({exc}): no checkpoints")
+        path = None
+    lock = None if path is None else path.with_name(path.name + ".lock")
+    fd = None if lock is None else _lock(lock, code, on_warning)
     if fd is None:
         yield None
         return
@@ -110,15 +114,17 @@ def _lock(lock: Path, code: Code, on_warning: Callable[[str], None]) -> int | No
             fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                os.close(fd)
-                on_warning(f"another run of {code} holds its checkpoint: this one keeps none")
-                return None
-            try:
                 same = os.fstat(fd).st_ino == os.stat(lock).st_ino
             except FileNotFoundError:
                 same = False
-            if same:  # not a lock file its holder has just deleted
+            except BlockingIOError:
+                on_warning(f"another run of {code} holds its checkpoint: this one keeps none")
+                os.close(fd)
+                return None
+            except OSError:
+                os.close(fd)
+                raise
+            if same:  # not a lock file that its holder has just deleted
                 return fd
             os.close(fd)
     except OSError as exc:
