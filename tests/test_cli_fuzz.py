@@ -188,7 +188,7 @@ def test_every_command_exits_0_or_2_without_a_traceback(catalogue, call):
 
 
 @pytest.mark.slow
-@settings(max_examples=3000, **COMMON)
+@settings(max_examples=1000, **COMMON)
 @given(invocations())
 def test_every_command_exits_0_or_2_without_a_traceback_many(catalogue, call):
     check(*call, catalogue)
