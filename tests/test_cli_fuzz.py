@@ -51,7 +51,9 @@ HEAPS = mostly(
         st.sampled_from(["many", "", "1.5", "1e3", "0x10", "-0", " 7"]),
     ),
 )
-BAD_FILES = st.sampled_from(["missing/sub/x", "adir", "readonly", "empty", "junk", "floats", "afile/x"])
+BAD_FILES = st.sampled_from(
+    ["missing/sub/x", "adir", "readonly", "empty", "junk", "floats", "afile/x"]
+)
 FILES = mostly(
     st.sampled_from(["new", "good", "cat.sqlite", "adir/new"]),
     BAD_FILES,
@@ -96,12 +98,26 @@ def invocations(draw, figures: int = 2) -> tuple[list[str], set[int]]:
         argv = ["settle", code, "--max-heaps", heaps]
     elif cmd == "survey":
         codes = ",".join(draw(st.lists(CODES, min_size=1, max_size=3)))
-        argv = ["survey", "--codes", codes or ",", "-n", heaps, "--db", draw(FILES), "--workers", "1"]
+        argv = [
+            "survey",
+            "--codes",
+            codes or ",",
+            "-n",
+            heaps,
+            "--db",
+            draw(FILES),
+            "--workers",
+            "1",
+        ]
     elif cmd == "show":
         maybe("-n", heaps)
         argv = ["show", draw(mostly(st.just("·7"), CODES)), "--db", draw(mostly(DB, FILES))]
     elif cmd == "report":
-        db = draw(mostly(DB, FILES) if drawn else st.sampled_from(["missing/x", "adir", "junk", "afile/x"]))
+        db = draw(
+            mostly(DB, FILES)
+            if drawn
+            else st.sampled_from(["missing/x", "adir", "junk", "afile/x"])
+        )
         site = draw(mostly(st.just("site"), FILES))
         argv = ["report", "--db", db, "--out", site, "--workers", "1"]
     elif cmd == "rare":
@@ -152,7 +168,10 @@ def ground(folder: Path, catalogue: Path) -> None:
     (folder / "junk.json").write_text('{"format": 1, "code": "·7"')
     good = compute_sequence("·137", 80)
     good.save(folder / "good")
-    for bad, write in (("empty", lambda p: p.write_bytes(b"")), ("floats", lambda p: np.save(p, good.values * 1.0))):
+    for bad, write in (
+        ("empty", lambda p: p.write_bytes(b"")),
+        ("floats", lambda p: np.save(p, good.values * 1.0)),
+    ):
         write(good.save(folder / bad))
     readonly = compute_sequence("·77", 40).save(folder / "readonly")
     for p in (readonly, readonly.with_suffix(".json")):
@@ -178,7 +197,10 @@ def check(argv: list[str], allowed: set[int], catalogue: Path) -> None:
         assert len(errors) == 1 and not others, (argv, err)
 
 
-COMMON = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
+COMMON = {
+    "deadline": None,
+    "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large],
+}
 
 
 @settings(max_examples=200, **COMMON)

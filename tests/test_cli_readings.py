@@ -13,8 +13,9 @@ from grundy.reading import trajectory
 
 def grundy(*args):
     return subprocess.run(
-        [sys.executable, "-m", "grundy", *args], capture_output=True, text=True, timeout=300, check=False
-    )
+        [sys.executable, "-m", "grundy", *args],
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
 
 
 def test_period_json():
@@ -25,7 +26,8 @@ def test_period_json():
         "t": 3,
         "heaps": 200,
         "reading": {
-            "start": 52, "period": 34, "saltus": 0, "window": 175, "tight_window": 174, "certified": True
+            "start": 52, "period": 34, "saltus": 0, "window": 175, "tight_window": 174,
+            "certified": True,
         },
     }
 

@@ -19,8 +19,9 @@ from grundy.sequence import Sequence, paths
 
 def grundy(*args, env=None):
     return subprocess.run(
-        [sys.executable, "-m", "grundy", *args], capture_output=True, text=True, env=env, timeout=300, check=False
-    )
+        [sys.executable, "-m", "grundy", *args],
+        capture_output=True, text=True, env=env, timeout=300, check=False,
+    )  # fmt: skip
 
 
 def test_json_output():
@@ -159,7 +160,7 @@ def _values_json(*args: str) -> tuple[dict, list[str]]:
 
 
 def test_a_run_does_not_take_the_checkpoint_another_run_holds():
-    """Two identical runs at once: the second computes on its own, and leaves the first's file alone."""
+    """Two identical runs at once: the second computes alone, leaving the first's file be."""
     with pytest.raises(KeyboardInterrupt), scratch("·137") as held:
         Sequence(parse("·137"), compute("·137", 50)).save(held)
         before = paths(held)[0].read_bytes()
@@ -222,13 +223,14 @@ def test_a_checkpoint_that_cannot_be_written_stops_checkpoints_once(tmp_path):
     """A disposable checkpoint whose folder is unusable: one warning, the values all the same."""
     (tmp_path / "afile").write_text("")
     warned = []
+    where = tmp_path / "afile" / "c"
     seq, reused = compute_resumable(
-        "·354", 20_000, tmp_path / "afile" / "c", every=0.0, disposable=True, on_warning=warned.append
+        "·354", 20_000, where, every=0.0, disposable=True, on_warning=warned.append
     )
     assert reused == 0 and np.array_equal(seq.values, compute("·354", 20_000))
     assert len(warned) == 1 and "cannot write the checkpoint" in warned[0]
     with pytest.raises(OSError):
-        compute_resumable("·354", 20_000, tmp_path / "afile" / "c", every=0.0)
+        compute_resumable("·354", 20_000, where, every=0.0)
 
 
 def test_a_long_code_has_a_short_cache_name():

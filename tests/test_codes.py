@@ -121,7 +121,7 @@ def test_format_parse_round_trip(rest, last, d0):
     ],
 )
 def test_digits_without_a_point_suggest_only_codes(text, suggestions):
-    """One rule: a code needs a point (a bare 4 is 4·); the error suggests only spellings that parse."""
+    """One rule: a code needs a point (a bare 4 is 4·); the error suggests only codes."""
     with pytest.raises(CodeError) as err:
         parse(text)
     msg = str(err.value)

@@ -99,7 +99,7 @@ def _savez(path, values):
 
 
 def _bad_npy(tmp_path, name, write):
-    """A sequence of ·137 saved at ``name``, then its ``.npy`` replaced by ``write(path, values)``."""
+    """·137 saved at ``name``, then its ``.npy`` replaced by ``write(path, values)``."""
     seq = compute_sequence("·137", 300)
     npy = seq.save(tmp_path / name)
     write(npy, seq.values)

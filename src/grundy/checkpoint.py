@@ -73,7 +73,7 @@ def scratch_path(code: Code | str) -> Path:
 
 @contextmanager
 def scratch(code: Code | str, on_warning: Callable[[str], None] = _warn) -> Iterator[Path | None]:
-    """Hold the cache checkpoint of ``code`` for one run; yields its path, or None for no checkpoint.
+    """Hold the cache checkpoint of ``code`` for one run: its path, or None for no checkpoint.
 
     The checkpoint is locked (``fcntl.flock`` on a ``.lock`` file beside it)
     until the block ends; on a normal end it is deleted, after an exception
