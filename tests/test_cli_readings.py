@@ -6,6 +6,7 @@ import sys
 
 import pytest
 
+from cli_inprocess import one_line_error, run
 from grundy import compute, parse, published
 from grundy.engine.reference import grundy_values
 from grundy.trajectory import trajectory
@@ -14,8 +15,9 @@ from naive_reading import naive_reading, naive_trajectory
 
 def grundy(*args):
     return subprocess.run(
-        [sys.executable, "-m", "grundy", *args], check=False, capture_output=True, text=True, timeout=300
-    )
+        [sys.executable, "-m", "grundy", *args],
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
 
 
 def test_period_json():
@@ -25,9 +27,10 @@ def test_period_json():
         "code": "·137",
         "t": 3,
         "heaps": 200,
-        "reading": dict(
-            start=52, period=34, saltus=0, window=175, tight_window=174, certified=True
-        ),
+        "reading": {
+            "start": 52, "period": 34, "saltus": 0, "window": 175, "tight_window": 174,
+            "certified": True,
+        },
         "arithmetic": None,
     }
 
@@ -126,3 +129,23 @@ def test_bad_input_is_one_line_and_exit_2(args):
     assert out.returncode == 2
     assert out.stdout == ""
     assert len(out.stderr.strip().splitlines()) == 1 and out.stderr.startswith("grundy: error:")
+
+
+@pytest.mark.parametrize(
+    "code, message",
+    [
+        ("5", "write ·5;"),
+        ("45", "write ·45 or 4·5;"),
+        ("0", "'0' is not a code"),
+        ("40", "'40' is not a code"),
+    ],
+)
+def test_a_code_without_a_point_is_told_one_rule(code, message):
+    """`5` was told to write ·5 and `0` to write ·0, itself refused; `4` silently meant 4·."""
+    line = one_line_error(*run("period", code, "--heaps", "10"))
+    assert message in line and "only a bare 4 stands for 4·" in line
+
+
+def test_a_bare_four_is_the_split_only_game():
+    status, out, _ = run("period", "4", "--heaps", "40", "--json")
+    assert status == 0 and json.loads(out)["code"] == "4·"

@@ -10,14 +10,18 @@ import time
 import numpy as np
 import pytest
 
+from cli_inprocess import run
+from grundy.checkpoint import compute_resumable, scratch, scratch_path
+from grundy.codes import parse
 from grundy.engine import compute
 from grundy.sequence import Sequence, paths
 
 
 def grundy(*args, env=None):
     return subprocess.run(
-        [sys.executable, "-m", "grundy", *args], check=False, capture_output=True, text=True, env=env, timeout=300
-    )
+        [sys.executable, "-m", "grundy", *args],
+        capture_output=True, text=True, env=env, timeout=300, check=False,
+    )  # fmt: skip
 
 
 def test_json_output():
@@ -119,11 +123,12 @@ def test_kill_9_then_resume_gives_identical_values(tmp_path):
     assert np.array_equal(Sequence.load(base).values, whole)
 
 
-def test_ctrl_c_keeps_checkpoint_without_out(tmp_path):
-    env = dict(os.environ, GRUNDY_CACHE=str(tmp_path / "cache"))
+def test_ctrl_c_keeps_checkpoint_without_out(tmp_path, monkeypatch):
+    monkeypatch.setenv("GRUNDY_CACHE", str(tmp_path / "cache"))
+    env = dict(os.environ)
     args = ["values", "·354", "--heaps", str(HEAPS), "--engine", "dense", "--checkpoint-seconds", "0.1",
             "--json"]
-    run_file = tmp_path / "cache" / "runs" / "354.npy"
+    run_file = paths(scratch_path("·354"))[0]
     proc = _start_and_wait_for_checkpoint(args, run_file, env=env)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
@@ -133,10 +138,110 @@ def test_ctrl_c_keeps_checkpoint_without_out(tmp_path):
     obj = json.loads(out.stdout)
     assert obj["reused"] == saved > 0
     assert obj["values"] == compute("·354", HEAPS).tolist()
-    assert not run_file.exists()
+    assert not run_file.exists() and not list(run_file.parent.iterdir())
 
 
 def test_unwritable_out_is_one_line(tmp_path):
     (tmp_path / "afile").write_text("")
     out = grundy("values", "·7", "--heaps", "10", "--out", str(tmp_path / "afile" / "s"))
     assert out.returncode == 2 and len(out.stderr.splitlines()) == 1 and "Traceback" not in out.stderr
+
+
+def _warnings(err: str) -> list[str]:
+    lines = err.strip().splitlines()
+    assert all(line.startswith("grundy: warning: ") for line in lines), err
+    return lines
+
+
+def _values_json(*args: str) -> tuple[dict, list[str]]:
+    status, out, err = run("values", *args, "--json")
+    assert status == 0, err
+    return json.loads(out), _warnings(err)
+
+
+def test_a_run_does_not_take_the_checkpoint_another_run_holds():
+    """Two identical runs at once: the second computes alone, leaving the first's file be."""
+    with pytest.raises(KeyboardInterrupt), scratch("·137") as held:
+        Sequence(parse("·137"), compute("·137", 50)).save(held)
+        before = paths(held)[0].read_bytes()
+        obj, warned = _values_json("·137", "--heaps", "300", "--checkpoint-seconds", "0")
+        assert obj["reused"] == 0 and obj["values"] == compute("·137", 300).tolist()
+        assert len(warned) == 1 and "another run" in warned[0]
+        assert paths(held)[0].read_bytes() == before
+        raise KeyboardInterrupt  # the first run is interrupted: its checkpoint is kept
+    obj, warned = _values_json("·137", "--heaps", "300")
+    assert obj["reused"] == 50 and warned == []
+
+
+def test_a_finished_run_leaves_nothing_in_the_cache():
+    obj, warned = _values_json("·354", "--heaps", "3000", "--checkpoint-seconds", "0")
+    assert warned == [] and obj["values"] == compute("·354", 3000).tolist()
+    runs = scratch_path("·354").parent
+    assert list(runs.iterdir()) == []
+
+
+def test_a_bad_file_in_the_cache_is_ignored_with_a_warning():
+    npy, side = paths(scratch_path("·137"))
+    npy.parent.mkdir(parents=True)
+    npy.write_bytes(b"")
+    side.write_text("{not json")
+    obj, warned = _values_json("·137", "--heaps", "200")
+    assert obj["reused"] == 0 and obj["values"] == compute("·137", 200).tolist()
+    assert len(warned) == 1 and "ignoring a bad checkpoint" in warned[0]
+    assert not npy.exists() and not side.exists()
+
+
+def test_a_checkpoint_of_another_code_in_the_cache_is_ignored():
+    Sequence(parse("·77"), compute("·77", 40)).save(scratch_path("·137"))
+    obj, warned = _values_json("·137", "--heaps", "100")
+    assert obj["values"] == compute("·137", 100).tolist()
+    assert len(warned) == 1 and "holds ·77" in warned[0]
+
+
+def test_an_unwritable_cache_does_not_stop_a_computation(tmp_path, monkeypatch):
+    (tmp_path / "afile").write_text("")
+    monkeypatch.setenv("GRUNDY_CACHE", str(tmp_path / "afile" / "cache"))
+    obj, warned = _values_json("·354", "--heaps", "2000", "--checkpoint-seconds", "0")
+    assert obj["values"] == compute("·354", 2000).tolist()
+    assert len(warned) == 1 and "cannot use the cache" in warned[0]
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into a read-only folder")
+def test_a_read_only_cache_does_not_stop_a_computation(tmp_path, monkeypatch):
+    cache = tmp_path / "ro"
+    cache.mkdir()
+    cache.chmod(0o500)
+    monkeypatch.setenv("GRUNDY_CACHE", str(cache))
+    try:
+        obj, warned = _values_json("·354", "--heaps", "2000")
+    finally:
+        cache.chmod(0o700)
+    assert obj["values"] == compute("·354", 2000).tolist() and len(warned) == 1
+
+
+def test_a_checkpoint_that_cannot_be_written_stops_checkpoints_once(tmp_path):
+    """A disposable checkpoint whose folder is unusable: one warning, the values all the same."""
+    (tmp_path / "afile").write_text("")
+    warned = []
+    where = tmp_path / "afile" / "c"
+    seq, reused = compute_resumable(
+        "·354", 20_000, where, every=0.0, disposable=True, on_warning=warned.append
+    )
+    assert reused == 0 and np.array_equal(seq.values, compute("·354", 20_000))
+    assert len(warned) == 1 and "cannot write the checkpoint" in warned[0]
+    with pytest.raises(OSError):
+        compute_resumable("·354", 20_000, where, every=0.0)
+
+
+def test_a_long_code_has_a_short_cache_name():
+    """A code of 300 digits made a file name longer than the file system allows."""
+    code = "·" + "7" * 300
+    assert len(scratch_path(code).name) < 64
+    assert scratch_path(code) != scratch_path("·" + "7" * 299)
+    obj, warned = _values_json(code, "--heaps", "20")
+    assert obj["values"] == compute(code, 20, engine="reference").tolist() and warned == []
+
+
+def test_help_documents_the_cache():
+    status, out, _ = run("values", "--help")
+    assert status == 0 and "GRUNDY_CACHE" in out and "checkpoint" in out

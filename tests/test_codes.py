@@ -104,3 +104,45 @@ def test_family_sizes():
 def test_format_parse_round_trip(rest, last, d0):
     code = Code((d0, *rest, last))
     assert parse(str(code)) == code
+
+
+@pytest.mark.parametrize(
+    "text, suggestions",
+    [
+        ("5", ["·5"]),
+        ("137", ["·137"]),
+        ("45", ["·45", "4·5"]),
+        ("04", ["·04", "·4"]),
+        ("0x9", ["0x·9"]),
+        ("0", []),
+        ("40", []),
+        ("00", []),
+        ("0x0", []),
+    ],
+)
+def test_digits_without_a_point_suggest_only_codes(text, suggestions):
+    """One rule: a code needs a point (a bare 4 is 4·); the error suggests only codes."""
+    with pytest.raises(CodeError) as err:
+        parse(text)
+    msg = str(err.value)
+    assert "needs a point" in msg and "4·" in msg
+    suggested = msg.split(": write ", 1)[1].split(";")[0].split(" or ") if ": write " in msg else []
+    assert suggested == suggestions
+    for s in suggested:
+        assert str(parse(s)) == s
+
+
+@given(st.text(alphabet="0123456789abcdefx", min_size=1, max_size=6))
+def test_every_suggestion_parses(text):
+    try:
+        parse(text)
+    except CodeError as err:
+        msg = str(err)
+        if ": write " in msg:
+            for s in msg.split(": write ", 1)[1].split(";")[0].split(" or "):
+                parse(s)
+
+
+def test_bare_four_is_the_split_only_game():
+    assert parse("4") == parse("4·") == Code((4,))
+    assert parse("4").moves == (Move(0, 2),)

@@ -3,7 +3,9 @@
 A code ``·d1d2…dt`` says, digit by digit, what a move removing ``k`` counters
 from one heap may leave: bit 1 no heap, bit 2 one non-empty heap, bit 4 two,
 bit 8 three (hexadecimal codes).  ``d0 = 4`` allows splitting a heap in two
-without removing anything.  Hexadecimal codes are written with a ``0x``
+without removing anything.  A code needs a point, with one exception: a bare
+``4`` is the split-only game ``4·``, as the published tables write it.  So
+``5`` is refused (write ``·5``), and so is ``0``.  Hexadecimal codes are written with a ``0x``
 prefix (``0x·9``) so that a stray ``9`` in an octal code is caught, not
 silently read as a three-heap move.
 """
@@ -97,9 +99,12 @@ class Code:
 
 
 def parse(text: str | Code) -> Code:
-    """Read a code written ``·137``, ``.137``, ``0.137``, ``4.07``, ``0x·9`` or ``4``.
+    """Read a code written ``·137``, ``.137``, ``0.137``, ``4.07``, ``0x·9``, ``4·`` or ``4``.
 
-    Raises :class:`CodeError` with one sentence naming the offending character.
+    A code needs a point; the one exception is a bare ``4``, the split-only
+    game ``4·`` as published tables write it.  Raises :class:`CodeError` with
+    one sentence naming the offending character; for digits without a point it
+    suggests only the spellings that are codes.
     """
     if isinstance(text, Code):
         return text
@@ -125,9 +130,9 @@ def parse(text: str | Code) -> Code:
                 )
             raise CodeError(f"unexpected character {ch!r} in code {text!r}")
     if point is None:
-        if body in ("4",):
+        if body == "4":
             return Code((4,))
-        raise CodeError(f"{text!r} has no point: write it as ·{body}")
+        raise CodeError(_no_point(text, s[:2] if hexa else "", body))
     head, tail = body[:point], body[point + 1 :]
     if head not in ("", "0", "4"):
         bad = next((c for c in head if c not in "04"), head[-1])
@@ -138,6 +143,23 @@ def parse(text: str | Code) -> Code:
     if tail and tail[-1] == "0":
         raise CodeError(f"{text!r} ends in a trailing zero '0': drop it")
     return Code((d0, *(int(c, 16) for c in tail)))
+
+
+def _no_point(text: str, prefix: str, body: str) -> str:
+    """The error for digits without a point, suggesting the readings of them that are codes."""
+    tries = [f"{prefix}·{body}"]
+    if len(body) > 1 and body[0] in "04":
+        tries.append(f"{prefix}{body[0]}·{body[1:]}")
+    fits = []
+    for cand in tries:
+        try:
+            fits.append(str(parse(cand)))
+        except CodeError:
+            pass
+    rule = "a code needs a point (only a bare 4 stands for 4·)"
+    if fits:
+        return f"{text!r} has no point: write {' or '.join(dict.fromkeys(fits))}; {rule}"
+    return f"{text!r} is not a code: {rule} and ends in a non-zero digit, as in ·137"
 
 
 def family(digits: int, *, d0: bool = False, hexadecimal: bool = False) -> Iterator[Code]:

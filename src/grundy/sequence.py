@@ -200,7 +200,12 @@ class Sequence:
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> Sequence:
-        """Read a sequence written by :meth:`save`; refuses a file that fails its checksum."""
+        """Read a sequence written by :meth:`save`; refuses a file that fails its checksum.
+
+        An empty, truncated or foreign file, values that are not unsigned
+        integers (floats, signed or 2-D arrays are refused, never cast) and a
+        sidecar that does not describe them all raise :class:`SequenceFileError`.
+        """
         npy, side = paths(path)
         if not side.exists() or not npy.exists():
             raise SequenceFileError(f"no sequence at {npy} (needs {npy.name} and {side.name})")
@@ -212,10 +217,22 @@ class Sequence:
             dtype = np.dtype(meta["dtype"])
             digest = meta["sha256"]
             fmt = meta.get("format")
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise SequenceFileError(f"{npy} is not a readable sequence file ({exc})") from None
+        except (OSError, EOFError, ValueError, KeyError, TypeError) as exc:
+            why = " ".join(str(exc).split()) or type(exc).__name__
+            raise SequenceFileError(f"{npy} is not a readable sequence file ({why})") from None
         if fmt != FORMAT:
             raise SequenceFileError(f"{side} has format {fmt!r}; this version reads format {FORMAT}")
+        if not isinstance(values, np.ndarray) or values.ndim != 1 or values.dtype.kind != "u":
+            what = (
+                f"a {values.ndim}-D array of {values.dtype}"
+                if isinstance(values, np.ndarray)
+                else "an archive of arrays"
+            )
+            raise SequenceFileError(
+                f"{npy} holds {what}, not the 1-D unsigned integers of a sequence file"
+            )
+        if dtype.kind != "u" or depth < 0:
+            raise SequenceFileError(f"{side} describes no sequence (dtype {dtype}, depth {depth})")
         values = _verified_prefix(values, depth, dtype, digest)
         if values is None:
             raise SequenceFileError(f"{npy} is corrupt: its values do not match the checksum in {side.name}")
@@ -224,7 +241,7 @@ class Sequence:
 
 def _verified_prefix(values: np.ndarray, depth: int, dtype: np.dtype, digest: str):
     """The first ``depth`` values in ``dtype`` if they match ``digest``, else None."""
-    if values.ndim != 1 or values.size < depth:
+    if values.size < depth:
         return None
     head = values[:depth]
     if head.size and int(head.max()) > np.iinfo(dtype).max:

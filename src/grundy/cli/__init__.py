@@ -31,7 +31,10 @@ def main(argv: list[str] | None = None) -> None:
     except GrundyError as exc:
         click.echo(f"grundy: error: {exc}", err=True)
         sys.exit(2)
-    except click.exceptions.Abort:
+    except click.exceptions.Abort as exc:
+        if isinstance(exc.__cause__, EOFError):
+            click.echo(f"grundy: error: unexpected end of a file ({exc.__cause__})", err=True)
+            sys.exit(2)
         click.echo("grundy: interrupted", err=True)
         sys.exit(130)
     except click.ClickException as exc:
@@ -40,5 +43,9 @@ def main(argv: list[str] | None = None) -> None:
     except OSError as exc:
         where = f": {exc.filename}" if exc.filename else ""
         click.echo(f"grundy: error: {exc.strerror or exc}{where}", err=True)
+        sys.exit(2)
+    except MemoryError as exc:
+        detail = f" ({exc})" if str(exc) else ""
+        click.echo(f"grundy: error: out of memory{detail}: ask for fewer heaps", err=True)
         sys.exit(2)
     sys.exit(rv if isinstance(rv, int) else 0)

@@ -10,7 +10,8 @@ import click
 
 from .. import __version__
 from ..codes import Code, parse
-from ..errors import CodeError
+from ..errors import CodeError, UsageError
+from ..memory import check_heaps
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -20,7 +21,7 @@ def cli() -> None:
 
 
 class CodeParam(click.ParamType):
-    """A game code such as ·137, .137, 0.137, 4.07 or 0x·9."""
+    """A game code such as ·137, .137, 0.137, 4.07, 4· (or bare 4) or 0x·9."""
 
     name = "CODE"
 
@@ -33,8 +34,33 @@ class CodeParam(click.ParamType):
             raise click.BadParameter(str(exc)) from None
 
 
+class HeapsParam(click.IntRange):
+    """A number of heaps to compute: at least 1, and whose values fit in the memory available."""
+
+    name = "N"
+
+    def __init__(self) -> None:
+        super().__init__(min=1)
+
+    def convert(self, value, param, ctx) -> int:
+        heaps = super().convert(value, param, ctx)
+        try:
+            check_heaps(heaps)
+        except UsageError as exc:
+            self.fail(str(exc), param, ctx)
+        return heaps
+
+
 CODE = CodeParam()
-HEAPS = click.IntRange(min=1)
+HEAPS = HeapsParam()
+"""A heap count to compute (refused before any work when its values would not fit in memory)."""
+DEPTH = click.IntRange(min=1)
+"""A heap count that only selects stored results (nothing is allocated for it)."""
+
+
+def warn(message: str) -> None:
+    """One line on stderr that does not stop the command (``grundy: warning: ...``)."""
+    click.echo(f"grundy: warning: {message}", err=True)
 
 
 def emit_json(obj: dict) -> None:

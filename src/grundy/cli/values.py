@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 
 import click
 
-from ..checkpoint import CHECKPOINT_SECONDS, cache_dir, compute_resumable, file_stem
+from ..checkpoint import CHECKPOINT_SECONDS, compute_resumable, scratch
 from ..engine import ENGINES, sparse
 from ..errors import Interrupted
 from ..sequence import paths
-from .common import CODE, HEAPS, cli, emit_json, progress
+from .common import CODE, HEAPS, cli, emit_json, progress, warn
 
 FIRST = 60
 
@@ -33,30 +34,37 @@ FIRST = 60
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with every value.")
 def values(code, heaps, engine, out, checkpoint_seconds, as_json):
-    """Grundy values of CODE for heaps 0..N-1."""
-    path = out or cache_dir() / "runs" / file_stem(code)
+    """Grundy values of CODE for heaps 0..N-1.
+
+    Without --out a long run keeps its checkpoint in the cache, the folder
+    $GRUNDY_CACHE (default $XDG_CACHE_HOME/grundy or ~/.cache/grundy), under
+    runs/: run the same command after an interrupt to resume; the checkpoint
+    is deleted when the run ends.  Each checkpoint is locked by the one run
+    using it; a bad file there is ignored, and a cache that cannot be written
+    only means no checkpoints (each with a warning).
+    """
     start = time.perf_counter()
     last = [None]
-    with progress(heaps, f"{code}", unit="heaps") as update:
+    path = None
+    holder = contextlib.nullcontext(out) if out else scratch(code, on_warning=warn)
+    try:
+        with holder as path, progress(heaps, f"{code}", unit="heaps") as update:
 
-        def on_status(status: sparse.Status) -> None:
-            last[0] = status
-            update(status.heaps, str(status))
+            def on_status(status: sparse.Status) -> None:
+                last[0] = status
+                update(status.heaps, str(status))
 
-        try:
             seq, reused = compute_resumable(
                 code, heaps, path, engine=engine, every=checkpoint_seconds,
-                on_progress=update, on_status=on_status,
+                on_progress=update, on_status=on_status, disposable=not out, on_warning=warn,
             )  # fmt: skip
-        except KeyboardInterrupt:
-            where = f" at {paths(path)[0]}" if out or paths(path)[0].exists() else ""
-            raise Interrupted(
-                f"the last checkpoint{where} is kept: run the same command to resume"
-            ) from None
+    except KeyboardInterrupt:
+        if path is None or not paths(path)[0].exists():
+            raise Interrupted("stopped before any checkpoint was written") from None
+        raise Interrupted(
+            f"the last checkpoint at {paths(path)[0]} is kept: run the same command to resume"
+        ) from None
     seconds = time.perf_counter() - start
-    if out is None:
-        for p in paths(path):
-            p.unlink(missing_ok=True)
     seq = seq if seq.depth == heaps else type(seq)(seq.code, seq.values[:heaps], seq.engine)
     stats = None if last[0] is None else sparse.statistics(seq.code, seq.values, last[0].mask)
     if as_json:

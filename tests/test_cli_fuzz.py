@@ -1,0 +1,216 @@
+"""Every command driven with drawn codes, heap counts and paths: exit 0 or 2, never a traceback.
+
+Each example runs one ``grundy`` command in this process (:func:`grundy.cli.main`)
+in a fresh folder holding the kinds of path a user gets wrong: a missing
+folder, a folder where a file is expected, a read-only file, an empty file,
+junk, a valid sequence and a valid catalogue.  Codes are valid and invalid
+strings; heap counts include 0, negative, huge and non-numeric ones.  Valid
+heap counts stay small so that the default run is quick; the slow suite runs
+many more examples.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from cli_inprocess import run
+from grundy.codes import Code
+from grundy.sequence import values as sequence_of
+
+
+def mostly(good: st.SearchStrategy, bad: st.SearchStrategy) -> st.SearchStrategy:
+    """``good`` four times in five, so that most examples reach the work, not the first check."""
+    return st.integers(0, 4).flatmap(lambda i: bad if i == 0 else good)
+
+
+VALID_CODES = st.builds(
+    lambda d0, rest, last: str(Code((d0, *rest, last))),
+    st.sampled_from([0, 4]),
+    st.lists(st.integers(0, 7), max_size=2),
+    st.integers(1, 7),
+)
+BAD_CODES = st.one_of(
+    st.sampled_from(["", "·", "5", "0", "40", "·80", "·130", "0x", "0x·0", "·1.2", "4·0", "abc"]),
+    st.text(alphabet="0123489ax·., -", max_size=6),
+)
+CODES = mostly(st.one_of(VALID_CODES, st.sampled_from(["4", "0x·9", "·354", "·6"])), BAD_CODES)
+SMALL = st.integers(-3, 300).map(str)
+HEAPS = mostly(
+    st.integers(1, 300).map(str),
+    st.one_of(
+        st.integers(-3, 0).map(str),
+        st.integers(10**12, 10**30).map(str),
+        st.sampled_from(["many", "", "1.5", "1e3", "0x10", "-0", " 7"]),
+    ),
+)
+BAD_FILES = st.sampled_from(
+    ["missing/sub/x", "adir", "readonly", "empty", "junk", "floats", "afile/x"]
+)
+FILES = mostly(
+    st.sampled_from(["new", "good", "cat.sqlite", "adir/new"]),
+    BAD_FILES,
+)
+DB = st.just("cat.sqlite")
+FLAG = st.booleans()
+
+
+@st.composite
+def invocations(draw, figures: int = 2) -> tuple[list[str], set[int]]:
+    """A command line, and the exit statuses it may end with.
+
+    Figures (a report, ``--plot``, ``--plots``) cost seconds: they are asked
+    for with a valid target one time in ``figures``.
+    """
+    drawn = draw(st.integers(0, figures - 1)) == 0
+    cmd = draw(
+        st.sampled_from(
+            ["values", "period", "readings", "settle", "survey", "show", "report",
+             "rare", "counts", "ledger", "rare-survey"]
+        )
+    )  # fmt: skip
+    code, heaps = draw(CODES), draw(HEAPS)
+    opt = []
+
+    def maybe(*args: str) -> None:
+        if draw(FLAG):
+            opt.extend(args)
+
+    if cmd == "values":
+        maybe("--out", draw(FILES))
+        maybe("--engine", draw(st.sampled_from(["auto", "dense", "sparse", "reference", "x"])))
+        maybe("--checkpoint-seconds", draw(st.sampled_from(["0", "-1", "x"])))
+        argv = ["values", code, "-n", heaps]
+    elif cmd in ("period", "readings"):
+        maybe("--heap0")
+        if cmd == "readings":
+            where = draw(FILES if drawn else BAD_FILES)
+            maybe("--plot", where + draw(st.sampled_from([".png", ".svg", ".txt", ""])))
+        argv = [cmd, code, "-n", heaps]
+    elif cmd == "settle":
+        argv = ["settle", code, "--max-heaps", heaps]
+    elif cmd == "survey":
+        codes = ",".join(draw(st.lists(CODES, min_size=1, max_size=3)))
+        argv = [
+            "survey",
+            "--codes",
+            codes or ",",
+            "-n",
+            heaps,
+            "--db",
+            draw(FILES),
+            "--workers",
+            "1",
+        ]
+    elif cmd == "show":
+        maybe("-n", heaps)
+        argv = ["show", draw(mostly(st.just("·7"), CODES)), "--db", draw(mostly(DB, FILES))]
+    elif cmd == "report":
+        db = draw(
+            mostly(DB, FILES)
+            if drawn
+            else st.sampled_from(["missing/x", "adir", "junk", "afile/x"])
+        )
+        site = draw(mostly(st.just("site"), FILES))
+        argv = ["report", "--db", db, "--out", site, "--workers", "1"]
+    elif cmd == "rare":
+        opt.extend(["--after", draw(mostly(st.integers(0, 40).map(str), SMALL))])
+        maybe("--block", draw(SMALL))
+        maybe("--window", draw(SMALL))
+        maybe("--max-period", draw(SMALL))
+        maybe("--mask", draw(SMALL))
+        maybe("--parity", draw(st.sampled_from(["0", "1", "2"])))
+        maybe("--sequence", draw(FILES))
+        maybe("--plots", draw(FILES if drawn else BAD_FILES))
+        argv = ["rare", code, "-n", heaps]
+    elif cmd == "counts":
+        opt.extend(["--from", draw(mostly(st.integers(1, 40).map(str), SMALL))])
+        maybe("--mask", draw(SMALL))
+        maybe("--sequence", draw(FILES))
+        argv = ["counts", code, "-v", draw(SMALL), "-n", heaps]
+    elif cmd == "ledger":
+        maybe("--below", draw(SMALL))
+        maybe("--mask", draw(SMALL))
+        maybe("--top", draw(SMALL))
+        maybe("--sequence", draw(FILES))
+        maybe("--plots", draw(FILES if drawn else BAD_FILES))
+        argv = ["ledger", code, "-v", draw(SMALL), "-n", heaps]
+    else:
+        maybe("--all-codes")
+        argv = ["rare-survey", "--digits", draw(st.sampled_from(["1", "0", "9"])), "-n", heaps]
+    maybe("--json")
+    # settle says with exit status 3 that it gave up before the period was certified
+    return argv + opt, ({0, 2, 3} if cmd == "settle" else {0, 2})
+
+
+@pytest.fixture(scope="module")
+def catalogue(tmp_path_factory) -> Path:
+    """A valid catalogue of one code, made once."""
+    db = tmp_path_factory.mktemp("catalogue") / "cat.sqlite"
+    status, _, err = run("survey", "--codes", "·7", "-n", "60", "--db", str(db), "--workers", "1")
+    assert status == 0, err
+    return db
+
+
+def ground(folder: Path, catalogue: Path) -> None:
+    """The paths a drawn command line may name, fresh for each example."""
+    (folder / "adir").mkdir()
+    (folder / "afile").write_text("")
+    (folder / "junk").write_bytes(b"\x93NUMPY junk \x00\xff")
+    (folder / "junk.npy").write_bytes(np.arange(7, dtype=np.float64).tobytes())
+    (folder / "junk.json").write_text('{"format": 1, "code": "·7"')
+    good = sequence_of("·137", 80)
+    good.save(folder / "good")
+    for bad, write in (
+        ("empty", lambda p: p.write_bytes(b"")),
+        ("floats", lambda p: np.save(p, good.values * 1.0)),
+    ):
+        write(good.save(folder / bad))
+    readonly = sequence_of("·77", 40).save(folder / "readonly")
+    for p in (readonly, readonly.with_suffix(".json")):
+        p.chmod(0o444)
+    shutil.copy(catalogue, folder / "cat.sqlite")
+
+
+def check(argv: list[str], allowed: set[int], catalogue: Path) -> None:
+    with tempfile.TemporaryDirectory() as d:
+        here = os.getcwd()
+        os.chdir(d)
+        try:
+            ground(Path(d), catalogue)
+            status, _, err = run(*argv)
+        finally:
+            os.chdir(here)
+    event(f"{argv[0]} exit {status}")
+    assert "Traceback" not in err, (argv, err)
+    assert status in allowed, (argv, status, err)
+    if status == 2:
+        errors = [line for line in err.splitlines() if line.startswith("grundy: error: ")]
+        others = [line for line in err.splitlines() if line and not line.startswith("grundy: ")]
+        assert len(errors) == 1 and not others, (argv, err)
+
+
+COMMON = {
+    "deadline": None,
+    "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large],
+}
+
+
+@settings(max_examples=200, **COMMON)
+@given(invocations(figures=6))
+def test_every_command_exits_0_or_2_without_a_traceback(catalogue, call):
+    check(*call, catalogue)
+
+
+@pytest.mark.slow
+@settings(max_examples=1000, **COMMON)
+@given(invocations())
+def test_every_command_exits_0_or_2_without_a_traceback_many(catalogue, call):
+    check(*call, catalogue)
