@@ -11,13 +11,15 @@ import sys
 import click
 
 from ..errors import GrundyError, Interrupted
+from . import (
+    periods,  # noqa: F401  (registers period, readings)
+    rare,  # noqa: F401  (registers rare, counts, ledger, rare-survey)
+    report,  # noqa: F401  (registers report)
+    settle,  # noqa: F401  (registers settle)
+    survey,  # noqa: F401  (registers survey, show)
+    values,  # noqa: F401  (registers the sub-command)
+)
 from .common import cli
-from . import values  # noqa: F401  (registers the sub-command)
-from . import periods  # noqa: F401  (registers period, readings)
-from . import rare  # noqa: F401  (registers rare, counts, ledger, rare-survey)
-from . import settle  # noqa: F401  (registers settle)
-from . import survey  # noqa: F401  (registers survey, show)
-from . import report  # noqa: F401  (registers report)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -9,6 +9,7 @@ import click
 from ..checkpoint import CHECKPOINT_SECONDS, cache_dir, compute_resumable, file_stem
 from ..engine import ENGINES, sparse
 from ..errors import Interrupted
+from ..present.formats import FORMATS, export
 from ..sequence import paths
 from .common import CODE, HEAPS, cli, emit_json, progress
 
@@ -32,8 +33,13 @@ FIRST = 60
     help="How often a long run saves what it has (an interrupted run resumes from there).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with every value.")
-def values(code, heaps, engine, out, checkpoint_seconds, as_json):
+@click.option("--format", "fmt", type=click.Choice(FORMATS),
+              help="Print only the values: text (the compact notation when a period is certified), "
+                   "csv, bfile (OEIS b-file lines 'n G(n)') or json.")
+def values(code, heaps, engine, out, checkpoint_seconds, as_json, fmt):
     """Grundy values of CODE for heaps 0..N-1."""
+    if fmt and as_json:
+        raise click.UsageError("--json and --format print different things: give one")
     path = out or cache_dir() / "runs" / file_stem(code)
     start = time.perf_counter()
     last = [None]
@@ -58,6 +64,9 @@ def values(code, heaps, engine, out, checkpoint_seconds, as_json):
         for p in paths(path):
             p.unlink(missing_ok=True)
     seq = seq if seq.depth == heaps else type(seq)(seq.code, seq.values[:heaps], seq.engine)
+    if fmt:
+        click.echo(export(seq.code, seq.values, fmt), nl=False)
+        return
     stats = None if last[0] is None else sparse.statistics(seq.code, seq.values, last[0].mask)
     if as_json:
         obj = seq.to_dict()
