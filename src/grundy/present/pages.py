@@ -267,7 +267,7 @@ def code_page(result: dict, values, *, literature: Literature, grid: tuple[str, 
               values_file: str | None = None, source: str = "the catalogue") -> str:
     """The HTML page of one code.
 
-    ``grid`` is ``(png file, row width, start)`` of its colour grid;
+    ``grid`` is ``(png file, row width, heaps shown)`` of its colour grid;
     ``same`` the other codes with the same values; ``known`` every code the
     site has a page for (links go only there); ``values_file`` the script
     holding the values of an unsettled code for the downloads.
@@ -275,7 +275,7 @@ def code_page(result: dict, values, *, literature: Literature, grid: tuple[str, 
     r = result
     name = r["code"]
     settled = r["status"] == "settled"
-    png, width, _ = grid
+    png, width, shown = grid
     parts = [f"<h1>{_e(name)}</h1>", f'<p class="lead">{_e(summary(r))}</p>', _facts(_facts_of(r, sparse)),
              _literature(literature, [c for c in same if c != name], known, r)]
     if settled:
@@ -297,7 +297,7 @@ def code_page(result: dict, values, *, literature: Literature, grid: tuple[str, 
         "<h2>Picture</h2>",
         f'<figure><img class="grid" src="../{_e(png)}" alt="the values of {_e(name)} as a colour grid" '
         f'style="width:{width * scale}px" loading="lazy">'
-        f"<figcaption>G(0) to G({r['heaps'] - 1:,}), a cell each, {rows_word}; "
+        f"<figcaption>G(0) to G({shown - 1:,}), a cell each, {rows_word}; "
         + ("one colour a value." if r["max_value"] < 16 else f"dark 0, light {r['max_value']:,}.")
         + "</figcaption></figure>",
         "<h2>Trajectory of readings</h2>",

@@ -40,6 +40,8 @@ DRAWN_BY = (
 ASSETS = ("report.css", "site.js")
 GRID_UNSETTLED = 100
 """The row width of the colour grid of a code with no certified period."""
+GRID_ROWS_PAST = 8
+"""A settled code's grid goes this many rows past its certificate depth (the rest repeats them)."""
 
 
 @dataclass
@@ -119,11 +121,21 @@ def _key(result: dict) -> str:
     return result["values_sha256"][:16]
 
 
+def grid_layout(result: dict) -> tuple[int, int]:
+    """``(row width, heaps shown)`` of a code's colour grid: rows of the period (or a multiple of it)
+    to a few rows past the certificate for a settled code, rows of :data:`GRID_UNSETTLED` over every
+    heap otherwise."""
+    if result["status"] != "settled":
+        return GRID_UNSETTLED, result["heaps"]
+    width = picture.grid_width(result["period"])
+    return width, min(result["heaps"], result["certificate_depth"] + GRID_ROWS_PAST * width)
+
+
 def grid_file(result: dict) -> str:
     """The colour grid's file, relative to the site: shared by codes with the same values and layout."""
-    width = picture.grid_width(result["period"], GRID_UNSETTLED)
+    width, shown = grid_layout(result)
     first = result["start"] % width if result["start"] is not None else 0
-    return f"grids/{_key(result)}-{width}-{first}.png"
+    return f"grids/{_key(result)}-{width}-{first}-{shown}.png"
 
 
 def values_file(result: dict) -> str | None:
@@ -147,15 +159,15 @@ def code_files(result: dict) -> tuple[str, ...]:
 
 
 def _write_code(result, values, out: Path, source: str, same: list[str], known: set[str]) -> None:
-    width = picture.grid_width(result["period"], GRID_UNSETTLED)
+    width, shown = grid_layout(result)
     grid = out / grid_file(result)
     if not grid.exists():
-        grid.write_bytes(picture.png(values, width, result["start"]))
+        grid.write_bytes(picture.png(values[:shown], width, result["start"]))
     extra = values_file(result)
     if extra and not (out / extra).exists():
         (out / extra).write_text(values_script(result, values), "utf-8")
     html = pages.code_page(result, values, literature=literature(result, values),
-                           grid=(grid_file(result), width, result["start"]), sparse=_sparse(result, values),
+                           grid=(grid_file(result), width, shown), sparse=_sparse(result, values),
                            same=same, known=known, values_file=f"../{extra}" if extra else None, source=source)
     (out / "codes" / f"{pages.slug(result['code'])}.html").write_text(html, "utf-8")
 

@@ -25,15 +25,16 @@ def _e(x) -> str:
 
 
 def ticks(lo: int, hi: int, most: int = 6) -> list[int]:
-    """At most ``most`` round integer ticks from ``lo`` to ``hi`` (steps of 1, 2 or 5 times a power of 10)."""
-    span = max(hi - lo, 1)
-    step = 1
+    """At most ``most`` round integer ticks from ``lo`` to ``hi``: the multiples in the range of the
+    smallest step (1, 2 or 5 times a power of 10) that gives between one and ``most`` of them."""
     for power in range(19):
-        step = next((m * 10**power for m in (1, 2, 5) if span / (m * 10**power) <= most - 1), 0)
-        if step:
-            break
-    first = -(-lo // step) * step
-    return list(range(first, hi + 1, step))
+        for m in (1, 2, 5):
+            step = m * 10**power
+            first = -(-lo // step) * step
+            count = (hi - first) // step + 1 if first <= hi else 0
+            if 1 <= count <= most:
+                return list(range(first, hi + 1, step))
+    return [lo]
 
 
 class _Scale:

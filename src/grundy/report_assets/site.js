@@ -301,14 +301,18 @@
 
   // At most `most` round integer ticks from lo to hi (1, 2 or 5 times a power of 10), as svg.ticks.
   function ticks(lo, hi, most) {
-    var span = Math.max(hi - lo, 1), step = 1;
-    for (var power = 1; ; power *= 10) {
-      var m = [1, 2, 5].find(function (k) { return span / (k * power) <= most - 1; });
-      if (m) { step = m * power; break; }
+    for (var power = 1; power < 1e19; power *= 10) {
+      for (var k = 0; k < 3; k++) {
+        var step = [1, 2, 5][k] * power, first = Math.ceil(lo / step) * step;
+        var count = first <= hi ? Math.floor((hi - first) / step) + 1 : 0;
+        if (count >= 1 && count <= most) {
+          var out = [];
+          for (var t = first; t <= hi; t += step) out.push(t);
+          return out;
+        }
+      }
     }
-    var out = [];
-    for (var t = Math.ceil(lo / step) * step; t <= hi; t += step) out.push(t);
-    return out;
+    return [lo];
   }
 
   function drawTrajectory(figure, rows) {
