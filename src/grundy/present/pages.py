@@ -37,7 +37,7 @@ INDEX_COLUMNS = (
     ("start", "start", "num"),
     ("period", "period", "num"),
     ("window", "window", "num"),
-    ("max_value", "largest value", "num"),
+    ("max_value", "max value", "num"),
     ("mask", "mask", "text"),
     ("rare_heaps", "rare heaps", "num"),
     ("published", "published", "text"),
@@ -161,8 +161,10 @@ def _literature(lit: Literature, same: list[str], known: set[str], r: dict) -> s
                       + (f" (for {_e(lit.game)})" if lit.game != lit.code.replace("·", ".") else "")))
     if lit.mask is not None:
         depth = f", computed to {lit.depth:,} heaps" if lit.depth else ""
-        facts.append(("published sparse space", _e(f"mask {lit.mask} (hexadecimal), {lit.rare_heaps:,} rare heaps, "
-                                                   f"the last at {lit.last_rare:,}{depth}")))
+        bits, _, pos = lit.mask.partition("+")
+        facts.append(("published sparse space",
+                      _e(f"mask {mask_text(int(bits, 16), bool(pos))} ({lit.mask} in hexadecimal), "
+                         f"{lit.rare_heaps:,} rare heaps (counting heap 0), the last at {lit.last_rare:,}{depth}")))
     verdict = {True: "agrees", False: "differs", None: "not compared"}[lit.agrees]
     facts.append(("ours against it", f'<span class="verdict {verdict.replace(" ", "-")}">{verdict}</span>: '
                   + _e(lit.note)))
@@ -198,7 +200,7 @@ def _facts_of(r: dict, sparse: dict | None) -> list:
                                          f"{sparse['rare_heaps']:,} rare heaps below {r['heaps']:,}, {last}")))
     if r.get("arithmetic"):
         a = r["arithmetic"]
-        facts.append(("arithmetic reading (beside the reading, never certified)",
+        facts.append(("arithmetic reading (never certified)",
                       _e(f"period {a['period']} from heap {a['start']}, saltus {a['saltus']}, window {a['window']}")))
     if not settled:
         deeper = r["heaps"] * SETTLE_FACTOR

@@ -151,6 +151,7 @@
     }).join("") + "</tr></thead><tbody></tbody>";
     var pager = document.createElement("div");
     pager.className = "pager";
+    box.className = "wide";
     box.appendChild(table);
     box.appendChild(pager);
     var final = Number(figure.getAttribute("data-period")), finalStart = Number(figure.getAttribute("data-start"));
