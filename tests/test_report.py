@@ -28,7 +28,7 @@ from grundy.present.site import code_files, values_script, write_report
 from grundy.present.svg import ticks
 from grundy.survey import run
 
-CODES = ["·137", "·226", "·07", "·6", "·16", "·2", "·45", "0x·f"]
+CODES = ["·137", "·226", "·07", "·6", "·16", "·2", "·45", "0x·f", "·1", "·01"]
 HEAPS = 2400
 
 
@@ -171,6 +171,12 @@ def test_settled_pages_give_the_literature_and_the_download_data(site):
         for fr in results["·137"]["false_readings"]
     ]
     assert '<span class="pub solved">solved</span>' in page_of(root, "·45")
+
+
+def test_equivalent_games_are_linked_when_the_site_has_them(site):
+    root, _, _ = site
+    assert re.search(r'same game as</dt><dd><a href="0\.1\.html">·1</a>', page_of(root, "·01"))
+    assert "same game as</dt><dd>·4 " in page_of(root, "·137")
 
 
 def test_hexadecimal_pages_state_their_window(site):
