@@ -85,6 +85,21 @@ def script_json(text: str, name: str):
     return json.loads(re.search(rf'id="{name}">(.*?)</script>', text, re.DOTALL).group(1))
 
 
+def readings_of(root: Path, text: str) -> list[list[int]]:
+    """The false readings a page carries (in the page or in its shared file), decoded from the five
+    differences each: ``[start, period, first depth, last depth, held to]``."""
+    ref = re.search(r'<script src="\.\./(readings/[^"]+)"></script>', text)
+    script = (root / "site" / ref.group(1)).read_text() if ref else text
+    flat = json.loads(re.search(r"var grundyReadings=(\[.*?\]);", script).group(1))
+    rows, start = [], 0
+    for i in range(0, len(flat), 5):
+        start += flat[i]
+        first = start + flat[i + 2]
+        last = first + flat[i + 3]
+        rows.append([start, flat[i + 1], first, last, last + flat[i + 4]])
+    return rows
+
+
 def read_png(data: bytes) -> np.ndarray:
     """The palette indices of a PNG written by :mod:`grundy.present.picture` (filter 0 on every row)."""
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
@@ -166,10 +181,8 @@ def test_settled_pages_give_the_literature_and_the_download_data(site):
     assert 'class="verdict agrees"' in text and "A002187" in text and 'href="0.4.html"' not in text
     data = script_json(text, "values-data")
     assert data["head"] == compute("·137", 86).tolist() and (data["start"], data["period"]) == (52, 34)
-    assert script_json(text, "false-data") == [
-        [fr[k] for k in ("start", "period", "first_depth", "last_depth", "held_to", "window")]
-        for fr in results["·137"]["false_readings"]
-    ]
+    keys = ("start", "period", "first_depth", "last_depth", "held_to")
+    assert readings_of(root, text) == [[fr[k] for k in keys] for fr in results["·137"]["false_readings"]]
     assert '<span class="pub solved">solved</span>' in page_of(root, "·45")
 
 
@@ -177,6 +190,15 @@ def test_equivalent_games_are_linked_when_the_site_has_them(site):
     root, _, _ = site
     assert re.search(r'same game as</dt><dd><a href="0\.1\.html">·1</a>', page_of(root, "·01"))
     assert "same game as</dt><dd>·4 " in page_of(root, "·137")
+
+
+def test_long_lists_of_readings_are_shared_by_codes_with_the_same_values(site):
+    root, _, results = site
+    r = results["·45"]
+    assert len(r["false_readings"]) > 40 and code_files(r)[-1].startswith("readings/")
+    text = page_of(root, "·45")
+    assert len(readings_of(root, text)) == len(r["false_readings"])
+    assert len(text) < 8000
 
 
 def test_hexadecimal_pages_state_their_window(site):

@@ -2,10 +2,10 @@
 
 Pages are built from what the catalogue stored (the result of each code and
 its values) and the published tables; nothing here computes a sequence or a
-reading.  Long tables that only some readers open (the false readings of a
-code, hundreds for some) travel as compact JSON that ``site.js`` shows a
-page at a time; the period block, the colour grid and the trajectory are in
-the HTML, so a page reads without the script.
+reading.  The false readings of a code (hundreds for some) travel once, as
+compact JSON from which ``site.js`` draws the trajectory and shows the table
+a page at a time; the period block, the facts and the colour grid are plain
+HTML, so the essentials read without the script.
 """
 
 from __future__ import annotations
@@ -44,7 +44,6 @@ INDEX_COLUMNS = (
     ("class", "same values as", "text"),
     ("false_readings", "false readings", "num"),
 )
-FALSE_KEYS = ("start", "period", "first_depth", "last_depth", "held_to", "window")
 KINDS = ("right_period_wrong_start", "dividing", "unrelated")
 
 
@@ -137,8 +136,7 @@ def period_block(values, start: int, period: int) -> str:
             cells.append(text)
         pad = " " * ((w + 1) * (period - count))
         line = f"{first:>{label},}  {pad}{' '.join(cells)}"
-        lines.append(f'<mark title="the period: heaps {start:,} to {start + period - 1:,}">{line}</mark>'
-                     if first == start else line)
+        lines.append(f"<mark>{line}</mark>" if first == start else line)
     return f'<pre class="block" id="period">{chr(10).join(lines)}</pre>'
 
 
@@ -171,11 +169,15 @@ def _literature(lit: Literature, same: list[str], known: set[str], r: dict) -> s
     if lit.oeis:
         facts.append(("OEIS", (f'<a href="https://oeis.org/{_e(lit.oeis)}">{_e(lit.oeis)}</a> '
                       f"({_e(lit.oeis_title)}, from heap 0)")))
-    if same:
-        facts.append((f"same values to {r['heaps']:,} heaps",
-                      ", ".join(_code_link(c, known) for c in same)))
-    return ('<h2>In the literature</h2><p class="muted">The published tables (Flammenkamp\'s, verified by '
-            'Czajka): see <a href="../tallies.html#sources">sources</a>.</p>' + _facts(facts))
+    if len(same) > 1:
+        others = [c for c in same if c != lit.code]
+        if same[0] == lit.code:
+            facts.append((f"same values to {r['heaps']:,} heaps", ", ".join(_code_link(c, known) for c in others)))
+        else:
+            facts.append((f"same values to {r['heaps']:,} heaps",
+                          _code_link(same[0], known) + (f" and {len(others) - 1:,} more (listed there)"
+                                                        if len(others) > 1 else "")))
+    return '<h2>In the literature <a class="small" href="../tallies.html#sources">sources</a></h2>' + _facts(facts)
 
 
 def _facts_of(r: dict, sparse: dict | None) -> list:
@@ -208,27 +210,37 @@ def _facts_of(r: dict, sparse: dict | None) -> list:
     return facts
 
 
-def _false_data(r: dict) -> str:
-    """The false readings as compact JSON rows ``[start, period, first depth, last depth, held to, window]``;
-    ``site.js`` derives the reach, the kind and whether it started before the final start."""
-    rows = [[fr[k] for k in FALSE_KEYS] for fr in r["false_readings"]]
-    return f'<script type="application/json" id="false-data">{json.dumps(rows, separators=(",", ":"))}</script>'
+def readings_script(r: dict) -> str:
+    """The false readings as a script for ``site.js``: one flat list, five numbers a reading,
+    ``start - previous start, period, first depth - start, last depth - first depth, held to - last depth``
+    (the window ``r(s + p) + t`` follows from the code), so that hundreds of readings stay small."""
+    flat, prev = [], 0
+    for fr in r["false_readings"]:
+        flat += [fr["start"] - prev, fr["period"], fr["first_depth"] - fr["start"],
+                 fr["last_depth"] - fr["first_depth"], fr["held_to"] - fr["last_depth"]]
+        prev = fr["start"]
+    return f"var grundyReadings={json.dumps(flat, separators=(',', ':'))};\n"
 
 
-def _trajectory(r: dict) -> str:
-    """The figure ``site.js`` draws from the page's readings: the period read at each depth, and a
-    row per false reading, up to the certificate depth (or the heaps computed)."""
+def _trajectory(r: dict, readings_file: str | None) -> str:
+    """The figure ``site.js`` draws from the code's readings (``readings_file``, shared by codes with
+    the same values and windows): the period read at each depth, and a row per false reading, up to
+    the certificate depth (or the heaps computed)."""
     settled = r["status"] == "settled"
     end = r["certificate_depth"] if settled else r["heaps"]
     attrs = {"end": end, "start": r["start"] if settled else "", "period": r["period"] if settled else "",
-             "right-from": r["right_from"] if settled else ""}
+             "right-from": r["right_from"] if settled else "", "t": r["t"],
+             "parts": 3 if parse(r["code"]).hexadecimal else 2}
     data = " ".join(f'data-{k}="{_e(v)}"' for k, v in attrs.items())
     caption = ("The period read at each depth to " + (f"the certificate depth {end:,} (final reading black)"
                                                         if settled else f"the {end:,} heaps computed")
                + "; a row per " + ("false reading" if settled else "reading")
                + ": start to held to (thin), depths reporting it (thick), window (tick).")
-    return (f'<figure class="svg" id="trajectory" {data}><noscript>The figure is drawn by the page\'s script.'
-            f"</noscript><figcaption>{_e(caption)}</figcaption></figure>" + _false_data(r))
+    if readings_file:
+        script = f'<script src="{_e(readings_file)}"></script>'
+    else:
+        script = f"<script>{readings_script(r)}</script>" if r["false_readings"] else ""
+    return f'<figure class="svg" id="trajectory" {data}><figcaption>{_e(caption)}</figcaption></figure>{script}'
 
 
 def _false_section(r: dict) -> str:
@@ -244,7 +256,7 @@ def _false_section(r: dict) -> str:
                  "sweep reported on the way, but the last.</p>" if false else "<p>No reading so far.</p>")
     if not false:
         return title + intro
-    return title + intro + '<div id="false"></div><noscript><p>The table needs JavaScript.</p></noscript>'
+    return title + intro + '<div id="false"></div>'
 
 
 def _downloads(r: dict, values, values_file: str | None) -> str:
@@ -266,26 +278,29 @@ def _downloads(r: dict, values, values_file: str | None) -> str:
 
 def code_page(result: dict, values, *, literature: Literature, grid: tuple[str, int, int | None],
               sparse: dict | None = None, same: list[str] = (), known: set[str] = frozenset(),
-              values_file: str | None = None, source: str = "the catalogue") -> str:
+              values_file: str | None = None, readings_file: str | None = None,
+              source: str = "the catalogue") -> str:
     """The HTML page of one code.
 
     ``grid`` is ``(png file, row width, heaps shown)`` of its colour grid;
-    ``same`` the other codes with the same values; ``known`` every code the
+    ``same`` the codes with the same values (the first is listed with all of them, the others link
+    to it); ``known`` every code the
     site has a page for (links go only there); ``values_file`` the script
-    holding the values of an unsettled code for the downloads.
+    holding the values of an unsettled code for the downloads; ``readings_file`` the script holding
+    its false readings (None: they are written in the page).
     """
     r = result
     name = r["code"]
     settled = r["status"] == "settled"
     png, width, shown = grid
     parts = [f"<h1>{_e(name)}</h1>", f'<p class="lead">{_e(summary(r))}</p>', _facts(_facts_of(r, sparse)),
-             _literature(literature, [c for c in same if c != name], known, r)]
+             _literature(literature, list(same), known, r)]
     if settled:
         parts += [
             "<h2>The period</h2>",
-            (f'<p class="muted">G(n) in rows of {r["period"]:,}; the marked row is the period (heaps '
-            f'{r["start"]:,}–{r["start"] + r["period"] - 1:,}), repeated for ever; bold: a value before it that '
-            "differs from the periodic value of its column.</p>"),
+            (f'<p class="muted">Rows of {r["period"]:,}; marked: the period (heaps '
+            f'{r["start"]:,}–{r["start"] + r["period"] - 1:,}), repeated for ever; bold: a value before it '
+            "that differs from its column's.</p>"),
             period_block(values, r["start"], r["period"]),
         ]
     else:
@@ -297,13 +312,13 @@ def code_page(result: dict, values, *, literature: Literature, grid: tuple[str, 
     scale = max(1, min(8, 720 // width))
     parts += [
         "<h2>Picture</h2>",
-        f'<figure><img class="grid" src="../{_e(png)}" alt="the values of {_e(name)} as a colour grid" '
+        f'<figure><img class="grid" src="../{_e(png)}" alt="colour grid" '
         f'style="width:{width * scale}px" loading="lazy">'
         f"<figcaption>G(0) to G({shown - 1:,}), a cell each, {rows_word}; "
         + ("one colour a value." if r["max_value"] < 16 else f"dark 0, light {r['max_value']:,}.")
         + "</figcaption></figure>",
         "<h2>Trajectory of readings</h2>",
-        _trajectory(r),
+        _trajectory(r, readings_file),
         _false_section(r),
         _downloads(r, values, values_file),
     ]
@@ -318,13 +333,14 @@ def _num_cell(x) -> str:
 
 
 def index_row(r: dict, extra: dict) -> str:
-    """One row of the index; numbers are written plainly so the script sorts them as they read."""
+    """One row of the index, as plain as it can be (4,095 of them): numbers as the script sorts them,
+    the status coloured by the style sheet from the row's ``data-status``."""
     settled = r["status"] == "settled"
     cells = [f'<td><a href="codes/{_e(slug(r["code"]))}.html">{_e(r["code"])}</a></td>',
-             f"<td>{_status(r['status'])}</td>",
+             f"<td>{STATUS_WORDS[r['status']]}</td>",
              _num_cell(r["start"]), _num_cell(r["period"]), _num_cell(r["window"]), _num_cell(r["max_value"]),
              f"<td>{_e(extra.get('mask') or '')}</td>", _num_cell(extra.get("rare_heaps")),
-             f"<td>{_published_badge(extra.get('published'))}</td>",
+             f"<td>{PUBLISHED_WORDS[extra.get('published')]}</td>",
              f"<td>{_e(extra.get('class') or '')}</td>",
              _num_cell(len(r["false_readings"]) if settled else None)]
     return f'<tr data-code="{_e(r["code"])}" data-status="{_e(r["status"])}">{"".join(cells)}</tr>'

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import struct
 import zlib
+from functools import cache
 
 import numpy as np
 
@@ -45,8 +46,9 @@ def layout(heaps: int, width: int, start: int | None) -> tuple[int, int]:
     return first, rows
 
 
-def _palette(top: int) -> bytes:
-    if top < len(CATEGORICAL):
+@cache
+def _palette(categorical: bool) -> bytes:
+    if categorical:
         colours = [bytes.fromhex(c) for c in CATEGORICAL]
     else:
         anchors = np.array([list(bytes.fromhex(c)) for c in RAMP], dtype=float)
@@ -89,6 +91,6 @@ def png(values: np.ndarray, width: int, start: int | None = None) -> bytes:
     top = int(np.max(values)) if len(values) else 0
     return (b"\x89PNG\r\n\x1a\n"
             + _chunk(b"IHDR", struct.pack(">IIBBBBB", cols, rows, 8, 3, 0, 0, 0))
-            + _chunk(b"PLTE", _palette(top))
+            + _chunk(b"PLTE", _palette(top < len(CATEGORICAL)))
             + _chunk(b"IDAT", zlib.compress(raw.tobytes(), 9))
             + _chunk(b"IEND", b""))

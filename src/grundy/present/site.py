@@ -3,8 +3,9 @@
 Everything is a plain file (HTML with inline SVG, small PNG colour grids,
 and the CSS and script of ``report_assets``), so the site opens from disk or
 can be published as is, and nothing is fetched when it is viewed.  Files
-that several codes share (the grid and the values of codes with the same
-sequence) are written once, named by the values' checksum.  A manifest keeps
+that several codes share (the grid, the values and the false readings of
+codes with the same sequence) are written once, named by the values'
+checksum.  A manifest keeps
 a fingerprint of what each code page was drawn from, so running the report
 again writes only the pages of codes that are new or changed, and removes
 the files of codes it no longer reports; the index and the tallies are
@@ -38,10 +39,13 @@ DRAWN_BY = (
 )
 """The files that draw a code page: when one changes, the next run redraws every page."""
 ASSETS = ("report.css", "site.js")
+SHARED = ("grids", "values", "readings")
+"""Folders of files that codes with the same values share, named by the values' checksum."""
 GRID_UNSETTLED = 100
 """The row width of the colour grid of a code with no certified period."""
 GRID_ROWS_PAST = 8
-"""A settled code's grid goes this many rows past its certificate depth (the rest repeats them)."""
+"""A settled code's grid goes at least this many rows past its certificate depth (the rest repeats
+them), to a multiple of as many rows, so that codes whose windows differ only by ``t`` share it."""
 
 
 @dataclass
@@ -110,10 +114,19 @@ def _drawing() -> str:
     return digest.hexdigest()
 
 
+DERIVED = ("false_readings", "believed", "heap0_reached")
+"""Parts of a result that follow from its values, ``t`` and analysis version (all in the rest of it)."""
+
+
 def fingerprint(result: dict, source: str, context=None) -> str:
     """What a code page is drawn from: its result, the catalogue's name, what it links to
-    (``context``), and the version and files that draw it."""
-    text = json.dumps([result, source, context, _drawing()], sort_keys=True, ensure_ascii=False)
+    (``context``), and the version and files that draw it.
+
+    The readings (:data:`DERIVED`, hundreds for some codes) are left out: the values' checksum, ``t``
+    and the version of the analysis that made them are in the rest of the result.
+    """
+    kept = {k: v for k, v in result.items() if k not in DERIVED}
+    text = json.dumps([kept, source, context, _drawing()], sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(text.encode()).hexdigest()[:20]
 
 
@@ -128,7 +141,8 @@ def grid_layout(result: dict) -> tuple[int, int]:
     if result["status"] != "settled":
         return GRID_UNSETTLED, result["heaps"]
     width = picture.grid_width(result["period"])
-    return width, min(result["heaps"], result["certificate_depth"] + GRID_ROWS_PAST * width)
+    block = GRID_ROWS_PAST * width
+    return width, min(result["heaps"], -(-(result["certificate_depth"] + block) // block) * block)
 
 
 def grid_file(result: dict) -> str:
@@ -152,10 +166,24 @@ def values_script(result: dict, values: np.ndarray) -> str:
     return f'grundyValues("{_key(result)}","{dtype}",{len(values)},"{text}");\n'
 
 
+INLINE_READINGS = 40
+"""Up to this many false readings go in the page itself (a few hundred bytes: a shared file would
+cost more than it saves)."""
+
+
+def readings_file(result: dict) -> str | None:
+    """The script holding a code's false readings, shared by codes with the same values and the same
+    windows (``t``, octal or hexadecimal); None when it has none or they go in the page."""
+    if len(result["false_readings"]) <= INLINE_READINGS:
+        return None
+    rule = "x" if parse(result["code"]).hexadecimal else ""
+    return f"readings/{_key(result)}-{result['t']}{rule}.js"
+
+
 def code_files(result: dict) -> tuple[str, ...]:
-    """The files of one code page, relative to the site's folder."""
-    extra = values_file(result)
-    return (f"codes/{pages.slug(result['code'])}.html", grid_file(result)) + ((extra,) if extra else ())
+    """The files of one code page, relative to the site's folder (the page first, then shared ones)."""
+    shared = (grid_file(result), values_file(result), readings_file(result))
+    return (f"codes/{pages.slug(result['code'])}.html",) + tuple(f for f in shared if f)
 
 
 def _write_code(result, values, out: Path, source: str, same: list[str], known: set[str]) -> None:
@@ -166,9 +194,13 @@ def _write_code(result, values, out: Path, source: str, same: list[str], known: 
     extra = values_file(result)
     if extra and not (out / extra).exists():
         (out / extra).write_text(values_script(result, values), "utf-8")
+    readings = readings_file(result)
+    if readings and not (out / readings).exists():
+        (out / readings).write_text(pages.readings_script(result), "utf-8")
     html = pages.code_page(result, values, literature=literature(result, values),
                            grid=(grid_file(result), width, shown), sparse=_sparse(result, values),
-                           same=same, known=known, values_file=f"../{extra}" if extra else None, source=source)
+                           same=same, known=known, values_file=f"../{extra}" if extra else None,
+                           readings_file=f"../{readings}" if readings else None, source=source)
     (out / "codes" / f"{pages.slug(result['code'])}.html").write_text(html, "utf-8")
 
 
@@ -189,7 +221,7 @@ def _classes(results: list[dict]) -> dict[str, list[str]]:
 
 def _prune(out: Path, keep: set[str]) -> None:
     """Remove the shared files no code uses any more."""
-    for folder in ("grids", "values"):
+    for folder in SHARED:
         for f in (out / folder).iterdir():
             if f"{folder}/{f.name}" not in keep:
                 f.unlink()
@@ -209,7 +241,7 @@ def write_report(
     done (those already up to date first) out of every code reported.
     """
     out = Path(out)
-    for folder in ("codes", "grids", "values", "assets"):
+    for folder in ("codes", "assets", *SHARED):
         (out / folder).mkdir(parents=True, exist_ok=True)
     for name in ASSETS:
         (out / "assets" / name).write_bytes((resources.files("grundy") / "report_assets" / name).read_bytes())

@@ -155,7 +155,7 @@
     box.appendChild(table);
     box.appendChild(pager);
     var final = Number(figure.getAttribute("data-period")), finalStart = Number(figure.getAttribute("data-start"));
-    var data = JSON.parse(document.getElementById("false-data").textContent).map(function (r) {
+    var data = readings(figure).map(function (r) {
       var row = r.concat([r[4] / r[5]]);
       return settled ? row.concat([kindOf(r[1], final), r[0] < finalStart ? 1 : 0]) : row;
     });
@@ -297,6 +297,19 @@
 
   // ------------------------------------------------------------ the trajectory of readings
 
+  // The false readings [start, period, first depth, last depth, held to, window] from the flat list
+  // of the readings file (five differences a reading, see grundy.present.pages.readings_script).
+  function readings(figure) {
+    var flat = window.grundyReadings || [], out = [], start = 0;
+    var t = Number(figure.getAttribute("data-t")), parts = Number(figure.getAttribute("data-parts"));
+    for (var i = 0; i < flat.length; i += 5) {
+      start += flat[i];
+      var p = flat[i + 1], first = start + flat[i + 2], last = first + flat[i + 3];
+      out.push([start, p, first, last, last + flat[i + 4], parts * (start + p) + t]);
+    }
+    return out;
+  }
+
   var KIND_COLOURS = ["#1f77b4", "#ff7f0e", "#7f7f7f"], OPEN_COLOUR = "#8250df", FINAL = "#1d1d1f";
   var W = 720, LEFT = 64, RIGHT = 16;
 
@@ -365,7 +378,7 @@
   var codes = document.getElementById("codes");
   if (codes) setupIndex(codes);
   var trajectory = document.getElementById("trajectory");
-  if (trajectory) drawTrajectory(trajectory, JSON.parse(document.getElementById("false-data").textContent));
+  if (trajectory) drawTrajectory(trajectory, readings(trajectory));
   var paged = document.getElementById("false");
   if (paged) setupPaged(paged, trajectory);
   each(document.querySelectorAll("table.sortable:not(#codes):not(.paged)"), function (table) {
