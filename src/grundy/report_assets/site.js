@@ -335,21 +335,21 @@
     var period = settled ? Number(figure.getAttribute("data-period")) : 0;
     var rightFrom = settled ? Number(figure.getAttribute("data-right-from")) : 0;
     var sx = function (x) { return Math.round((LEFT + x / Math.max(end, 1) * (W - RIGHT - LEFT)) * 10) / 10; };
-    var topH = 110, gap = 44, row = Math.max(1, Math.min(10, 320 / Math.max(rows.length, 1)));
+    var topH = 110, gap = 44, row = Math.min(10, 320 / Math.max(rows.length, 1));
     var y0 = 10 + topH + gap, rowsH = row * rows.length, height = y0 + rowsH + 46;
     var pmax = Math.max.apply(null, rows.map(function (r) { return r[1]; }).concat([settled ? period : 1]));
     var sy = function (p) { return Math.round((10 + topH - p / pmax * topH) * 10) / 10; };
     var paths = {}, parts = [];
     function add(kind, colour, d) { var k = kind + " " + colour; (paths[k] = paths[k] || []).push(d); }
     rows.forEach(function (r, i) {
-      var colour = settled ? KIND_COLOURS[kindOf(r[1], period)] : OPEN_COLOUR, y = Math.round((y0 + (i + 0.5) * row) * 10) / 10;
+      var colour = settled ? KIND_COLOURS[kindOf(r[1], period)] : OPEN_COLOUR, y = Math.round((y0 + (i + 0.5) * row) * 100) / 100;
       add("step", colour, "M" + sx(r[2]) + " " + sy(r[1]) + "H" + sx(r[3] + 1));
       add("thin", colour, "M" + sx(r[0]) + " " + y + "H" + sx(Math.min(r[4], end)));
       add("bar", colour, "M" + sx(r[2]) + " " + y + "H" + sx(r[3] + 1));
       if (r[5] <= end) add("tick", colour, "M" + sx(r[5]) + " " + (y - row / 2) + "v" + row);
     });
     if (settled) add("step", FINAL, "M" + sx(rightFrom) + " " + sy(period) + "H" + sx(end));
-    var widths = { step: 2.5, thin: Math.max(0.5, row / 5), bar: Math.max(1, row * 0.7), tick: Math.max(1, Math.min(2, row)) };
+    var widths = { step: 2.5, thin: Math.max(0.3, row / 5), bar: Math.max(0.6, row * 0.7), tick: Math.max(0.6, Math.min(2, row)) };
     parts.push('<path d="M' + LEFT + " 10V" + (10 + topH) + '" stroke="#afb8c1"/>');
     ticks(0, pmax, 4).forEach(function (t) {
       parts.push('<text x="' + (LEFT - 6) + '" y="' + (sy(t) + 4) + '" text-anchor="end">' + thousands(t) + "</text>" +
