@@ -186,7 +186,8 @@ def code_files(result: dict) -> tuple[str, ...]:
     return (f"codes/{pages.slug(result['code'])}.html",) + tuple(f for f in shared if f)
 
 
-def _write_code(result, values, out: Path, source: str, same: list[str], known: set[str]) -> None:
+def _write_code(result, values, sparse: dict | None, out: Path, source: str, same: list[str],
+                known: set[str]) -> None:
     width, shown = grid_layout(result)
     grid = out / grid_file(result)
     if not grid.exists():
@@ -198,7 +199,7 @@ def _write_code(result, values, out: Path, source: str, same: list[str], known: 
     if readings and not (out / readings).exists():
         (out / readings).write_text(pages.readings_script(result), "utf-8")
     html = pages.code_page(result, values, literature=literature(result, values),
-                           grid=(grid_file(result), width, shown), sparse=_sparse(result, values),
+                           grid=(grid_file(result), width, shown), sparse=sparse,
                            same=same, known=known, values_file=f"../{extra}" if extra else None,
                            readings_file=f"../{readings}" if readings else None, source=source)
     (out / "codes" / f"{pages.slug(result['code'])}.html").write_text(html, "utf-8")
@@ -281,7 +282,7 @@ def write_report(
                 "class": same[code][0] if len(same[code]) > 1 else None,
             }
             if code in todo_codes:
-                _write_code(r, values, out, source, same[code], known)
+                _write_code(r, values, sparse_stats, out, source, same[code], known)
                 page_done[code] = prints[code]
                 done += 1
                 if on_page is not None:
