@@ -1,33 +1,48 @@
-"""The static report: one row and one page per code, every link and image there, updates in place."""
+"""The static site: one row and one page per code, every link and file there, the pages say what the
+catalogue and the published tables say, and a second run writes only what changed."""
 
+import base64
+import itertools
 import json
+import re
+import struct
 import subprocess
 import sys
+import zlib
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from grundy.catalogue import Catalogue
 from grundy.codes import family
-from grundy.report import code_files, slug, write_report
+from grundy.engine import compute
+from grundy.present import picture
+from grundy.present.literature import literature, published_status
+from grundy.present.pages import slug
+from grundy.present.site import code_files, values_script, write_report
+from grundy.present.svg import ticks
 from grundy.survey import run
 
-CODES = ["·137", "·226", "·07", "·6", "·16", "·2"]
+CODES = ["·137", "·226", "·07", "·6", "·16", "·2", "·45", "0x·f", "·1", "·01"]
 HEAPS = 2400
 
 
 class Page(HTMLParser):
-    """The links, images and index rows of one HTML file."""
+    """The links, images, index rows and the text of one HTML file."""
 
     def __init__(self):
         super().__init__()
-        self.links, self.images, self.rows = [], [], []
+        self.links, self.images, self.rows, self.cells, self.text = [], [], [], {}, []
+        self._row = None
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
-        if tag == "a" and "href" in a:
+        if tag == "a" and "href" in a and not a["href"].startswith(("#", "https://")):
             self.links.append(a["href"])
         if tag == "img":
             self.images.append(a["src"])
@@ -37,6 +52,19 @@ class Page(HTMLParser):
             self.links.append(a["href"])
         if tag == "tr" and "data-code" in a:
             self.rows.append((a["data-code"], a["data-status"]))
+            self._row = a["data-code"]
+            self.cells[self._row] = []
+        if tag == "td" and self._row:
+            self.cells[self._row].append("")
+
+    def handle_data(self, data):
+        self.text.append(data)
+        if self._row and self.cells[self._row]:
+            self.cells[self._row][-1] += data
+
+    def handle_endtag(self, tag):
+        if tag == "tr":
+            self._row = None
 
 
 def parse(path: Path) -> Page:
@@ -49,17 +77,57 @@ def target(page: Path, ref: str) -> Path:
     return (page.parent / unquote(urlsplit(ref).path)).resolve()
 
 
+def page_of(root: Path, code: str) -> str:
+    return (root / "site" / "codes" / f"{slug(code)}.html").read_text("utf-8")
+
+
+def script_json(text: str, name: str):
+    return json.loads(re.search(rf'id="{name}">(.*?)</script>', text, re.DOTALL).group(1))
+
+
+def readings_of(root: Path, text: str) -> list[list[int]]:
+    """The false readings a page carries (in the page or in its shared file), decoded from the five
+    differences each: ``[start, period, first depth, last depth, held to]``."""
+    ref = re.search(r'<script src="\.\./(readings/[^"]+)"></script>', text)
+    script = (root / "site" / ref.group(1)).read_text() if ref else text
+    flat = json.loads(re.search(r"var grundyReadings=(\[.*?\]);", script).group(1))
+    rows, start = [], 0
+    for i in range(0, len(flat), 5):
+        start += flat[i]
+        first = start + flat[i + 2]
+        last = first + flat[i + 3]
+        rows.append([start, flat[i + 1], first, last, last + flat[i + 4]])
+    return rows
+
+
+def read_png(data: bytes) -> np.ndarray:
+    """The palette indices of a PNG written by :mod:`grundy.present.picture` (filter 0 on every row)."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, chunks = 8, {}
+    while pos < len(data):
+        (n,) = struct.unpack(">I", data[pos : pos + 4])
+        kind, body = data[pos + 4 : pos + 8], data[pos + 8 : pos + 8 + n]
+        assert struct.unpack(">I", data[pos + 8 + n : pos + 12 + n])[0] == zlib.crc32(kind + body)
+        chunks[kind] = chunks.get(kind, b"") + body
+        pos += 12 + n
+    width, height = struct.unpack(">II", chunks[b"IHDR"][:8])
+    raw = np.frombuffer(zlib.decompress(chunks[b"IDAT"]), dtype=np.uint8).reshape(height, width + 1)
+    assert not raw[:, 0].any()
+    return raw[:, 1:]
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     root = tmp_path_factory.mktemp("report")
     with Catalogue(root / "c.sqlite") as cat:
         run(CODES, cat, heaps=HEAPS)
         outcome = write_report(cat, root / "site")
-    return root, outcome
+        results = {r["code"]: r for r in cat.results()}
+    return root, outcome, results
 
 
 def test_one_row_and_one_page_per_code(site):
-    root, outcome = site
+    root, outcome, _ = site
     assert (outcome.codes, outcome.written, outcome.kept) == (len(CODES), len(CODES), 0)
     index = parse(root / "site" / "index.html")
     assert sorted(code for code, _ in index.rows) == sorted(CODES)
@@ -68,8 +136,8 @@ def test_one_row_and_one_page_per_code(site):
     assert pages == sorted(f"{slug(c)}.html" for c in CODES)
 
 
-def test_every_link_resolves_and_every_image_exists(site):
-    root, _ = site
+def test_every_link_resolves_and_every_grid_is_a_png(site):
+    root, _, _ = site
     pages = list((root / "site").rglob("*.html"))
     assert len(pages) == len(CODES) + 2
     images = 0
@@ -78,45 +146,169 @@ def test_every_link_resolves_and_every_image_exists(site):
         for ref in parsed.links:
             assert target(page, ref).is_file(), f"{page.name}: broken link {ref}"
         for ref in parsed.images:
-            img = target(page, ref)
-            assert img.is_file(), f"{page.name}: missing image {ref}"
-            assert img.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", f"{ref} is not a PNG"
+            read_png(target(page, ref).read_bytes())
             images += 1
-    assert images == 2 * len(CODES) + 3
+    assert images == len(CODES)
 
 
-def test_code_pages_show_what_they_should(site):
-    root, _ = site
-    page = (root / "site" / "codes" / f"{slug('·137')}.html").read_text("utf-8")
-    assert "Period 34 from heap 52, certified at depth 175" in page
-    assert '<td class="start">' in page and "Rare classes" not in page
-    unsettled = (root / "site" / "codes" / f"{slug('·16')}.html").read_text("utf-8")
-    assert "Rare classes" in unsettled and "Not settled within 2,400 heaps" in unsettled
-    tallies = (root / "site" / "tallies.html").read_text("utf-8")
-    assert "figures/reach.png" in tallies and "settled 4</a>" in tallies
+def test_codes_with_the_same_values_share_their_files(site):
+    root, _, results = site
+    same = [c for c in CODES if results[c]["values_sha256"] == results["·137"]["values_sha256"]]
+    assert same == ["·137"] or all(code_files(results[c])[1] == code_files(results["·137"])[1] for c in same)
+    grids = {code_files(results[c])[1] for c in CODES}
+    assert sorted(p.name for p in (root / "site" / "grids").iterdir()) == sorted(g.split("/")[1] for g in grids)
+
+
+def test_the_period_block_is_written_wherever_the_period_starts(site):
+    root, _, results = site
+    for code in ("·137", "·45"):
+        r = results[code]
+        text = page_of(root, code)
+        block = re.search(r'<pre class="block" id="period">(.*?)</pre>', text, re.DOTALL).group(1)
+        marked = re.search(r"<mark[^>]*>(.*?)</mark>", block).group(1).split()
+        assert int(marked[0].replace(",", "")) == r["start"]
+        assert [int(x) for x in marked[1:]] == compute(code, r["start"] + r["period"])[r["start"]:].tolist()
+        plain = re.sub(r"<[^>]+>", "", block)
+        values = [int(x) for line in plain.splitlines() for x in line.split()[1:]]
+        assert values == compute(code, r["start"] + r["period"]).tolist()
+    assert "Period 20 from heap 498" in page_of(root, "·45")
+
+
+def test_settled_pages_give_the_literature_and_the_download_data(site):
+    root, _, results = site
+    text = page_of(root, "·137")
+    assert "Period 34 from heap 52, certified at depth 175 (the window 2s + 2p + t = 175)" in text
+    assert 'class="verdict agrees"' in text and "A002187" in text and 'href="0.4.html"' not in text
+    data = script_json(text, "values-data")
+    assert data["head"] == compute("·137", 86).tolist() and (data["start"], data["period"]) == (52, 34)
+    keys = ("start", "period", "first_depth", "last_depth", "held_to")
+    assert readings_of(root, text) == [[fr[k] for k in keys] for fr in results["·137"]["false_readings"]]
+    assert '<span class="pub solved">solved</span>' in page_of(root, "·45")
+
+
+def test_equivalent_games_are_linked_when_the_site_has_them(site):
+    root, _, _ = site
+    assert re.search(r'same game as</dt><dd><a href="0\.1\.html">·1</a>', page_of(root, "·01"))
+    assert "same game as</dt><dd>·4 " in page_of(root, "·137")
+
+
+def test_long_lists_of_readings_are_shared_by_codes_with_the_same_values(site):
+    root, _, results = site
+    r = results["·45"]
+    assert len(r["false_readings"]) > 40 and code_files(r)[-1].startswith("readings/")
+    text = page_of(root, "·45")
+    assert len(readings_of(root, text)) == len(r["false_readings"])
+    assert len(text) < 8000
+
+
+def test_hexadecimal_pages_state_their_window(site):
+    root, _, results = site
+    assert results["0x·f"]["status"] == "settled"
+    assert "3(s + p) + t = 10" in page_of(root, "0x·f")
+
+
+def test_unsettled_pages_say_how_to_go_further_and_call_nothing_false(site):
+    root, _, _ = site
+    text = page_of(root, "·16")
+    assert "Not settled within 2,400 heaps" in text
+    assert "grundy settle ·16 --max-heaps 24000" in text
+    assert "sparse space" in text and "rare heaps below 2,400" in text
+    assert "unrelated" not in text and "before the final start" not in text and "False readings" not in text
+    assert '<span class="pub solved">solved</span>' in text and 'class="verdict not-compared"' in text
+    assert "published period 149,459 from heap 105,351" in text
+    assert '<span class="pub unsolved">unsolved</span>' in page_of(root, "·6")
+    values = script_json(text, "values-data")
+    script = (root / "site" / "codes" / values["file"]).resolve().read_text()
+    dtype, n, b64 = re.match(r'grundyValues\("\w+","(u[24])",(\d+),"(.*)"\);', script).groups()
+    got = np.frombuffer(zlib.decompress(base64.b64decode(b64)), dtype="<" + dtype)
+    assert int(n) == HEAPS and got.tolist() == compute("·16", HEAPS).tolist()
+
+
+def test_index_counts_false_readings_on_settled_codes_only(site):
+    root, _, results = site
+    cells = parse(root / "site" / "index.html").cells
+    assert cells["·16"][-1] == "" and cells["·6"][-1] == ""
+    assert cells["·137"][-1] == str(len(results["·137"]["false_readings"]))
+    assert cells["·137"][8] == "trivial" and cells["·45"][8] == "solved" and cells["·6"][8] == "unsolved"
+    assert cells["·07"][6] == "6+position"
+
+
+def test_literature_compares_starts_only_where_it_can(site):
+    _, _, results = site
+    assert literature(results["·45"], compute("·45", HEAPS)).agrees is True
+    wrong = dict(results["·45"], start=497)
+    lit = literature(wrong, compute("·45", HEAPS))
+    assert lit.agrees is False and "start 497 here, 498 published" in lit.note
+    lit = literature(results["·226"], compute("·226", HEAPS))
+    assert (lit.game, lit.shift, lit.agrees) == ("·226", 1, True)
+    assert literature(results["·16"], compute("·16", HEAPS)).agrees is None
+    assert published_status("·1234") is None and published_status("·77") == "trivial"
+
+
+def test_tallies_page_draws_its_figures_as_svg(site):
+    root, _, results = site
+    settled = sum(r["status"] == "settled" for r in results.values())
+    text = (root / "site" / "tallies.html").read_text("utf-8")
+    assert text.count("<svg") == 4 and f"settled {settled}</a>" in text and 'id="sources"' in text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 10**7), st.integers(1, 10**7), st.integers(2, 8))
+def test_ticks_are_round_integers_inside_the_axis(lo, span, most):
+    hi = lo + span
+    got = ticks(lo, hi, most)
+    assert got and all(isinstance(t, int) and lo <= t <= hi for t in got)
+    assert len(got) <= most
+    steps = {b - a for a, b in itertools.pairwise(got)}
+    assert len(steps) <= 1
+    for step in steps:
+        assert str(step).rstrip("0") in ("1", "2", "5")
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 300), min_size=1, max_size=400), st.integers(1, 40),
+       st.none() | st.integers(0, 50))
+def test_grid_puts_heap_n_in_its_row_and_column(values, width, start):
+    values = np.array(values)
+    grid = read_png(picture.png(values, width, start))
+    first = 0 if start is None else start % width
+    idx = picture.indices(values)
+    for n in range(values.size):
+        k = n + (width - first) % width
+        assert grid[k // width, k % width] == idx[n]
+    assert (grid == picture.EMPTY).sum() == grid.size - values.size
+
+
+def test_values_script_is_little_endian_deflated():
+    values = np.array([0, 1, 70000, 3])
+    text = values_script({"values_sha256": "ab" * 32}, values)
+    b64 = re.search(r',"([^"]+)"\);', text).group(1)
+    assert np.frombuffer(zlib.decompress(base64.b64decode(b64)), "<u4").tolist() == values.tolist()
 
 
 def test_rerun_writes_only_new_pages_and_drops_old_ones(tmp_path):
     db, out = tmp_path / "c.sqlite", tmp_path / "site"
+    codes = ["·137", "·226", "·07", "·6"]
     with Catalogue(db) as cat:
-        run(CODES[:2], cat, heaps=600)
+        run(codes[:2], cat, heaps=600)
         first = write_report(cat, out)
-        kept = out / "codes" / f"{slug(CODES[0])}.html"
+        kept = out / "codes" / f"{slug(codes[0])}.html"
         stamp = kept.stat().st_mtime_ns
         again = write_report(cat, out)
-        run(CODES[2:3], cat, heaps=600)
+        run(codes[2:3], cat, heaps=600)
         more = write_report(cat, out)
-        run(CODES[3:4], cat, heaps=300)
+        run(codes[3:4], cat, heaps=300)
         deepest = write_report(cat, out)
         only_600 = write_report(cat, out, heaps=600)
+        gone = {r["code"]: r for r in cat.results(heaps=300)}[codes[3]]
     assert (first.written, again.written, again.kept) == (2, 0, 2)
     assert (more.codes, more.written, more.kept) == (3, 1, 2)
     assert (deepest.codes, deepest.written) == (4, 1)
     assert kept.stat().st_mtime_ns == stamp
     assert (only_600.codes, only_600.written, only_600.removed) == (3, 0, 1)
-    assert not any((out / "codes" / f).exists() for f in code_files(CODES[3]))
+    assert not any((out / f).exists() for f in code_files(gone))
     rows = parse(out / "index.html").rows
-    assert sorted(c for c, _ in rows) == sorted(CODES[:3])
+    assert sorted(c for c, _ in rows) == sorted(codes[:3])
 
 
 def test_file_names_are_ascii_and_distinct():
@@ -130,11 +322,11 @@ def test_cli(tmp_path):
     db = tmp_path / "c.sqlite"
     with Catalogue(db) as cat:
         run(CODES[:2], cat, heaps=500)
-    cmd = [sys.executable, "-m", "grundy", "report", "--db", str(db), "--out", str(tmp_path / "s"),
-           "--workers", "1", "--json"]
+    cmd = [sys.executable, "-m", "grundy", "report", "--db", str(db), "--out", str(tmp_path / "s"), "--json"]
     out = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     obj = json.loads(out.stdout)
     assert (obj["codes"], obj["written"]) == (2, 2)
-    missing = subprocess.run([*cmd[:5], str(tmp_path / "none.sqlite"), *cmd[6:]], check=False, capture_output=True, text=True)
+    missing = subprocess.run([*cmd[:5], str(tmp_path / "none.sqlite"), *cmd[6:]], check=False,
+                             capture_output=True, text=True)
     assert missing.returncode == 2 and "none.sqlite" in missing.stderr

@@ -219,4 +219,4 @@ def _held_to(g, start, period, saltus):
     i = start
     while i + period < g.size and g[i + period] - g[i] == saltus:
         i += 1
-    return i + period if i + period < g.size else g.size
+    return min(g.size, i + period)

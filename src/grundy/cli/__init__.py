@@ -11,14 +11,16 @@ import sys
 import click
 
 from ..errors import GrundyError, Interrupted
+from . import (  # noqa: F401  (each module registers its sub-commands)
+    periods,
+    position,
+    rare,
+    report,
+    settle,
+    survey,
+    values,
+)
 from .common import cli
-from . import values  # noqa: F401  (registers the sub-command)
-from . import periods  # noqa: F401  (registers period, readings)
-from . import rare  # noqa: F401  (registers rare, counts, ledger, rare-survey)
-from . import settle  # noqa: F401  (registers settle)
-from . import position  # noqa: F401  (registers nim)
-from . import survey  # noqa: F401  (registers survey, show)
-from . import report  # noqa: F401  (registers report)
 
 
 def main(argv: list[str] | None = None) -> None:

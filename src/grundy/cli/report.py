@@ -17,21 +17,16 @@ from .common import HEAPS, cli, emit_json, progress
 @click.option("--out", type=click.Path(file_okay=False), default="report", show_default=True,
               help="The folder of the site; running again updates it.")
 @click.option("--heaps", "-n", type=HEAPS, help="Only results at this depth (default: each code's deepest).")
-@click.option("--workers", type=click.IntRange(min=1), help="Processes drawing pages (default: one per core).")
 @click.option("--json", "as_json", is_flag=True, help="Print what was done as one JSON object.")
-def report(db, out, heaps, workers, as_json):
+def report(db, out, heaps, as_json):
     """Write index.html, a page per code and the tallies of a catalogue as a static site."""
-    from ..executors import default_executor
-    from ..report import choose, write_report
-    from ..survey import warm_up
+    from ..present.site import choose, write_report
 
     start = time.perf_counter()
-    warm_up()
-    with Catalogue(db) as cat, default_executor(workers) as executor:
+    with Catalogue(db, readonly=True) as cat:
         codes = len(choose(cat.results(heaps=heaps)))
         with progress(codes, "report", unit="pages") as update:
-            outcome = write_report(cat, out, heaps=heaps, executor=executor,
-                                   on_page=lambda done, total: update(done))
+            outcome = write_report(cat, out, heaps=heaps, on_page=lambda done, total: update(done))
     summary = dict(outcome.to_dict(), seconds=round(time.perf_counter() - start, 3))
     if as_json:
         emit_json(summary)

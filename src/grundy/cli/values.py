@@ -10,6 +10,7 @@ import click
 from ..checkpoint import CHECKPOINT_SECONDS, compute_resumable, scratch
 from ..engine import ENGINES, sparse
 from ..errors import Interrupted
+from ..present.formats import FORMATS, export
 from ..sequence import paths
 from .common import CODE, HEAPS, cli, emit_json, progress, warn
 
@@ -33,7 +34,10 @@ FIRST = 60
     help="How often a long run saves what it has (an interrupted run resumes from there).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with every value.")
-def values(code, heaps, engine, out, checkpoint_seconds, as_json):
+@click.option("--format", "fmt", type=click.Choice(FORMATS),
+              help="Print only the values: text (the compact notation when a period is certified), "
+                   "csv, bfile (OEIS b-file lines 'n G(n)') or json.")
+def values(code, heaps, engine, out, checkpoint_seconds, as_json, fmt):
     """Grundy values of CODE for heaps 0..N-1.
 
     Without --out a long run keeps its checkpoint in the cache, the folder
@@ -43,6 +47,8 @@ def values(code, heaps, engine, out, checkpoint_seconds, as_json):
     using it; a bad file there is ignored, and a cache that cannot be written
     only means no checkpoints (each with a warning).
     """
+    if fmt and as_json:
+        raise click.UsageError("--json and --format print different things: give one")
     start = time.perf_counter()
     last = [None]
     path = None
@@ -66,6 +72,9 @@ def values(code, heaps, engine, out, checkpoint_seconds, as_json):
         ) from None
     seconds = time.perf_counter() - start
     seq = seq if seq.depth == heaps else type(seq)(seq.code, seq.values[:heaps], seq.engine)
+    if fmt:
+        click.echo(export(seq.code, seq.values, fmt), nl=False)
+        return
     stats = None if last[0] is None else sparse.statistics(seq.code, seq.values, last[0].mask)
     if as_json:
         obj = seq.to_dict()

@@ -7,13 +7,11 @@ so a reader knows which heaps a figure counts.
 from __future__ import annotations
 
 import numpy as np
-
 from matplotlib import colormaps
 from matplotlib.cm import ScalarMappable
 from matplotlib.colors import Normalize
 
 from ..rare import Arrivals, GapFit, Ledger, exponential_cdf
-
 from . import subplots
 
 
