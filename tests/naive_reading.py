@@ -1,4 +1,6 @@
-"""Readings and trajectories by their definitions (SPEC.md §3–4): slow on purpose, the tests' truth.
+"""Readings and trajectories by their definitions (docs/periodicity.md, docs/readings.md).
+
+Slow on purpose: the tests' truth.
 
 Every depth is read again from scratch; nothing is shared with ``grundy.trajectory``.
 """

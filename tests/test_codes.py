@@ -1,4 +1,4 @@
-"""Codes: parsing, canonical form, moves and families (SPEC.md §1)."""
+"""Codes: parsing, canonical form, moves and families (docs/codes.md)."""
 
 import pytest
 from hypothesis import given

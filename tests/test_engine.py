@@ -29,7 +29,7 @@ def test_reference_by_hand():
     # ·137, Dawson's chess (OEIS A002187) and ·77, Kayles (OEIS A002186).
     assert grundy_values(parse("·137"), 12) == [0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2]
     assert grundy_values(parse("·77"), 12) == [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]
-    # ·4: remove one and split the rest in two; heaps 0..2 are worth 0 (SPEC §3).
+    # ·4: remove one and split the rest in two; heaps 0..2 are worth 0 (docs/periodicity.md).
     assert grundy_values(parse("·4"), 5) == [0, 0, 0, 1, 1]
     # 4·: split a heap in two without removing: G(n) = 0 for n < 2, then 1, 0, ...
     assert grundy_values(parse("4"), 5) == [0, 0, 1, 0, 1]

@@ -1,4 +1,4 @@
-"""Readings at one depth, their windows and certificates (SPEC.md §3, §5), against definitions."""
+"""Readings at one depth, their windows and certificates (docs/periodicity.md, docs/arithmetic.md), against definitions."""
 
 import numpy as np
 import pytest

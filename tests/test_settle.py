@@ -27,7 +27,7 @@ def grundy(*args):
 
 
 def _assert_certificate(values, start, period, window, t):
-    """The certificate by its definition (SPEC.md §3), on values computed separately."""
+    """The certificate by its definition (docs/periodicity.md), on values computed separately."""
     assert start >= 1 and window == 2 * start + 2 * period + t and window <= values.size
     assert np.array_equal(values[start : window - period], values[start + period : window])
     assert values[start - 1] != values[start - 1 + period]

@@ -1,4 +1,4 @@
-"""The trajectory of readings (SPEC.md §4): the incremental reader against rescans by definition."""
+"""The trajectory of readings (docs/readings.md): the incremental reader against rescans by definition."""
 
 import numpy as np
 import pytest

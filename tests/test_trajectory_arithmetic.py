@@ -1,4 +1,4 @@
-"""The arithmetic trajectory (SPEC.md §5) against readings by their definition."""
+"""The arithmetic trajectory (docs/arithmetic.md) against readings by their definition."""
 
 import numpy as np
 import pytest

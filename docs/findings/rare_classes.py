@@ -3,12 +3,12 @@
     python docs/findings/rare_classes.py --out docs/findings/              # 1..3 digits, 20,000 and 10^6 heaps
     python docs/findings/rare_classes.py --out /tmp/f --quick              # 1..2 digits, 3,000 and 12,000 heaps
 
-The growing codes are those the survey (SPEC.md §6) calls growing at 2,400
+The growing codes are those the survey (docs/surveys.md) calls growing at 2,400
 heaps.  Each is computed (sparse engine where it pays) to the shallow depth
 and then, by doubling, towards the deep one, with a CPU-time budget per code
 (``--budget``): a code that runs out of time stops at its last checkpoint,
 and the page says at what depth.  Every class (every mask below ``2**bits`` of the
-largest value, both parities; SPEC.md §7) is tried at both depths with the
+largest value, both parities; docs/rare-classes.md) is tried at both depths with the
 rule of :func:`grundy.rare.thins`.  Sequences are kept in the cache
 (``$GRUNDY_CACHE/findings-rare/``) with :func:`grundy.checkpoint.compute_resumable`,
 with a record per code, so a rerun skips the codes already done and a larger
@@ -266,7 +266,7 @@ def page(res: dict, figs: list[str]) -> str:
             f"The growing codes are the {res['growing_codes']} codes of 1..{res['digits']} digits that "
             f"the survey calls growing at {res['survey_heaps']:,} heaps. Each is computed to {shallow} "
             f"heaps and then, doubling, towards {deep} heaps (sparse engine where a mask pays), within "
-            f"{budgets}. A class is a mask and a parity (SPEC.md §7); every "
+            f"{budgets}. A class is a mask and a parity (docs/rare-classes.md); every "
             "mask below `2**bits` of the largest value is tried with both parities. A class **thins** "
             "when its rare heaps fall from each third of the range to the next by more than "
             f"{res['sigmas']:g} standard deviations (`grundy.rare.thins`). A class thinning at {shallow} "

@@ -142,7 +142,7 @@ def swept_settled(swept: list[dict]) -> dict:
     game; where the source gives the game's sequence, the start is checked against it too.
 
     A code whose values are the published sequence from heap ``o`` on has its period from
-    heap ``prefix + o``, or from heap 1 where that is heap 0 (SPEC.md §3); a sequence
+    heap ``prefix + o``, or from heap 1 where that is heap 0 (docs/periodicity.md); a sequence
     periodic from the source's heap 0 may be periodic from an earlier heap here (heaps
     below ``o`` have no place in the source's listing).
     """
@@ -406,7 +406,7 @@ def page(result: dict) -> str:
             f"codes the source gives the sequence; {w['sequence_matches']} of them match it from "
             f"some heap o on, and for {w['start_explained']} the start here is exactly the "
             "published one plus o (or heap 1 where that is heap 0, since this toolkit never lets "
-            "a period include heap 0, SPEC.md §3; or earlier than o where the source's period starts "
+            "a period include heap 0, docs/periodicity.md; or earlier than o where the source's period starts "
             "at its heap 0, since the heaps below o have no place in its listing). "
             + (
                 f"**Not explained so: {', '.join(w['start_unexplained'])}.**"

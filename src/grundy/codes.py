@@ -1,4 +1,4 @@
-"""Octal and hexadecimal game codes (SPEC.md §1): parse, format, moves, families.
+"""Octal and hexadecimal game codes (docs/codes.md): parse, format, moves, families.
 
 A code ``·d1d2…dt`` says, digit by digit, what a move removing ``k`` counters
 from one heap may leave: bit 1 no heap, bit 2 one non-empty heap, bit 4 two,

@@ -1,4 +1,6 @@
-"""Periods of a Grundy sequence: the reading at a depth and its certificate (SPEC.md §3–5).
+"""Periods of a Grundy sequence: the reading at a depth and its certificate.
+
+See docs/periodicity.md, docs/readings.md and docs/arithmetic.md.
 
 The **reading at depth d** looks at ``G(1..d-1)`` and takes the earliest start
 ``s >= 1``, then the smallest period ``p``, such that ``G(i) = G(i + p)`` for
@@ -31,13 +33,13 @@ heap ``r(s + p) + t - 1``, window
     ``W = r(s + p) + t``      (``2s + 2p + t`` octal, ``3s + 3p + t`` hexadecimal).
 
 With the ceiling, ``m = rs + (r-1)p + t - (r-1)`` already suffices: the
-**tight window** is ``W - (r - 1)`` (``2s + 2p + t - 1`` octal, as SPEC.md §3
+**tight window** is ``W - (r - 1)`` (``2s + 2p + t - 1`` octal, as docs/periodicity.md
 says, ``3s + 3p + t - 2`` hexadecimal).  The toolkit certifies with ``W``, as
 the literature does, and reports the tight one beside it.  The argument needs
 ``s >= 1``: with ``s = 0`` a part ``x - p`` may be empty, and a pattern that
 includes heap 0 can reach its window and be false (``·4``).
 
-Arithmetic periodicity (SPEC.md §5)
+Arithmetic periodicity (docs/arithmetic.md)
 -----------------------------------
 ``G(i + p) = G(i) + S`` with saltus ``S > 0`` for ``i >= s``, read by the same
 rule with one change: the stretch must show **three** full periods,
@@ -125,7 +127,7 @@ def reading(
 
     ``t`` is the code (its hexadecimal digits widen the window) or, for an
     octal code, its ``t``.  With ``heap0`` the start may be 0 (the heap-0
-    study of SPEC.md §3); such a reading is never certified.
+    study of docs/periodicity.md); such a reading is never certified.
     """
     g, d, lo = _prepare(values, t, depth, heap0, signed=False)
     s, p = _reading_at(g, lo, d, False)

@@ -1,4 +1,4 @@
-"""The trajectory of readings of a code, depth by depth (SPEC.md §4).
+"""The trajectory of readings of a code, depth by depth (docs/readings.md).
 
 The reading at every depth comes from the **runs** of the sequence (maximal
 stretches ``[i, j]`` with smallest period ``p`` and length ``>= 2p``): the
@@ -15,7 +15,7 @@ agreements both ways from there.  A run of period ``q`` also agrees with
 period ``kq`` over exactly the same stretch; it is recorded once, under
 ``q``, and skipped when ``kq`` comes, so a long periodic tail is walked once.
 
-The **arithmetic** reading (SPEC.md §5, saltus ``S > 0``) is found the same
+The **arithmetic** reading (docs/arithmetic.md, saltus ``S > 0``) is found the same
 way on the differences ``D_p(i) = G(i + p) - G(i)``: a run is a maximal
 stretch ``[i, j]`` on which ``D_p`` is constant over ``i..j-p``, with
 ``j - i + 1 >= 2p``.  Every sample of ``D_p`` starts a stretch, only the
@@ -37,7 +37,7 @@ from .periods import Reading, as_values, held_to, parts, tight_window, window
 
 KINDS = ("right_period_wrong_start", "dividing", "unrelated")
 REPETITIONS = range(2, 7)
-"""The stricter readers of SPEC.md §4: ``r`` full repetitions for ``r = 2..6``."""
+"""The stricter readers of docs/readings.md: ``r`` full repetitions for ``r = 2..6``."""
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ class FalseReading:
     ``reach = held_to / window`` is how far it got towards a certificate.
     ``kind`` compares it with the final reading; ``before_start`` says it
     started before the final start.  ``saltus`` is 0 for a pure reading and
-    ``G(start + period) - G(start) > 0`` for an arithmetic one (SPEC.md §5).
+    ``G(start + period) - G(start) > 0`` for an arithmetic one (docs/arithmetic.md).
     """
 
     start: int
@@ -72,7 +72,7 @@ class FalseReading:
         return self.last_depth - self.start >= r * self.period
 
     def to_dict(self) -> dict:
-        """The JSON form (SPEC.md key names; ``saltus`` only for an arithmetic reading)."""
+        """The JSON form (the names of docs/readings.md; ``saltus`` only for an arithmetic reading)."""
         out = {
             "start": self.start,
             "period": self.period,
@@ -104,8 +104,8 @@ class Trajectory:
     raised.  ``starts`` and ``periods`` hold the reading at every depth
     ``0..heaps`` (-1 where there is none).
 
-    With ``arithmetic`` the readings are arithmetic ones (saltus > 0, SPEC.md
-    §5) over the same depths, scored against the pure truth: ``final`` and
+    With ``arithmetic`` the readings are arithmetic ones (saltus > 0,
+    docs/arithmetic.md) over the same depths, scored against the pure truth: ``final`` and
     the certificate stay the pure ones, every arithmetic reading is a false
     reading (no theorem certifies one of an octal code), ``right_from`` is
     None, and readings that hold to their (pure) windows are reported in
@@ -167,7 +167,7 @@ def readings(
 ) -> tuple[np.ndarray, np.ndarray]:
     """The reading at every depth ``0..N``: arrays ``starts`` and ``periods`` (-1 where none).
 
-    With ``arithmetic`` the arithmetic readings (saltus > 0, SPEC.md §5).
+    With ``arithmetic`` the arithmetic readings (saltus > 0, docs/arithmetic.md).
     """
     g = as_values(values)
     lo = 0 if heap0 else 1
@@ -184,7 +184,7 @@ def readings(
 def trajectory(
     values, code: Code | str, *, heap0: bool = False, arithmetic: bool = False
 ) -> Trajectory:
-    """The trajectory of ``code`` read on ``values`` (``G(0..N-1)``), SPEC.md §4.
+    """The trajectory of ``code`` read on ``values`` (``G(0..N-1)``), docs/readings.md.
 
     Raises :class:`CertificateError` when the values contradict the Guy–Smith
     theorem (a bug, or values of another code): a certified reading that a

@@ -1,4 +1,7 @@
-"""``grundy rare``, ``counts``, ``ledger``, ``rare-survey``: rare classes (SPEC.md §7–8)."""
+"""``grundy rare``, ``counts``, ``ledger``, ``rare-survey``: rare classes and their arrivals.
+
+See docs/rare-classes.md, docs/arrivals.md and docs/counts.md.
+"""
 
 from __future__ import annotations
 
@@ -284,7 +287,7 @@ def ledger(code, value, heaps, below, mask, top, sequence, plots, as_json):
     help="Read heaps 0..N-1 of each code.",
 )
 @click.option(
-    "--all-codes", is_flag=True, help="Search every code, not only the growing ones (SPEC.md §6)."
+    "--all-codes", is_flag=True, help="Search every code, not only the growing ones (docs/surveys.md)."
 )
 @click.option(
     "--sigmas",

@@ -1,4 +1,4 @@
-"""The trajectory of readings (SPEC.md §4): what a sweep would have read at each depth.
+"""The trajectory of readings (docs/readings.md): what a sweep would have read at each depth.
 
 Three panels share the depth axis: the start and the period of the reading
 at each depth, and every false reading as a bar from its start to the depth

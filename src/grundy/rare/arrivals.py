@@ -188,7 +188,7 @@ def tail_period(values: np.ndarray, max_period: int = 40_000, window: int = 20_0
 
 @dataclass
 class Arrivals:
-    """Where the rare heaps of a class arrive past a cut-off (SPEC.md §8)."""
+    """Where the rare heaps of a class arrive past a cut-off (docs/arrivals.md)."""
 
     code: str
     heaps: int

@@ -204,7 +204,7 @@ def tally(counts: np.ndarray, worth: np.ndarray, v: int) -> Tally:
 
 @dataclass
 class Counts:
-    """Move counts and split counts (SPEC.md §2) of value ``v`` at heaps ``lo <= n < hi``.
+    """Move counts and split counts (docs/counts.md) of value ``v`` at heaps ``lo <= n < hi``.
 
     ``mask`` is the parity-1 class whose heaps were tried as the one rare part
     of a split, or None when every split was enumerated (``v = 0``, or moves

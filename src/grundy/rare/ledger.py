@@ -27,7 +27,7 @@ class Supplier:
 
 @dataclass
 class Ledger:
-    """Which rare heaps supply a rare value ``v``, and how concentrated the supply is (SPEC.md §8).
+    """Which rare heaps supply a rare value ``v``, and how concentrated the supply is (docs/counts.md).
 
     A rare heap ``r`` supplies ``v`` to heap ``n`` when some split ``(r, b)``
     of ``n`` is worth ``v``; it is the sole supplier when every move from

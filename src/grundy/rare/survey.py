@@ -83,7 +83,7 @@ def survey_code(
 ) -> CodeSurvey:
     """Try every class on one code: each mask below ``2**bits`` of the largest value, each parity.
 
-    With ``growing_only`` a code that is not growing (SPEC.md §6) is computed
+    With ``growing_only`` a code that is not growing (docs/surveys.md) is computed
     but not searched.
     """
     code = parse(code)

@@ -133,7 +133,7 @@
 
   var KINDS = ["right period, wrong start", "dividing", "unrelated"];
 
-  // The kind of a false reading against the final period (SPEC: right period, dividing, unrelated).
+  // The kind of a false reading against the final period (docs/readings.md: right period, dividing, unrelated).
   function kindOf(period, final) { return period === final ? 0 : final % period === 0 ? 1 : 2; }
 
   // Rows [start, period, first, last, held to, window] gain reach and, on a settled code, kind and
