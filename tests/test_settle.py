@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 from grundy import parse
-from grundy.sequence import Sequence
-from grundy.settle import FIRST_DEPTH, next_depth, settle
 from grundy.engine import compute
 from grundy.periods import Reading
+from grundy.sequence import Sequence
+from grundy.settle import FIRST_DEPTH, next_depth, settle
 
 KEYS = {"code", "t", "heaps", "settled", "start", "period", "window", "mask", "position",
         "rare_heaps", "last_rare", "max", "seconds", "reused"}  # fmt: skip
