@@ -81,11 +81,11 @@ def test_bad_positions():
 
 def test_cli_nim_json_and_errors():
     out = subprocess.run([sys.executable, "-m", "grundy", "nim", "·137", "3", "5", "8", "--json"],
-                         capture_output=True, text=True, timeout=120)
+                         check=False, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     obj = json.loads(out.stdout)
     assert obj["value"] == 1 and [m["after"] for m in obj["winning_moves"]] == [
         [3, 3, 8], [3, 5, 6], [1, 3, 4, 5]]
     bad = subprocess.run([sys.executable, "-m", "grundy", "nim", "·137", "x"],
-                         capture_output=True, text=True, timeout=120)
+                         check=False, capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
