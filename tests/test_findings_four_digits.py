@@ -23,10 +23,10 @@ def test_published_tables_hold_no_code_of_four_digits():
 
 def test_outcomes_against_a_published_entry():
     solved = {"settled": True, "period": 34, "start": 52}
-    assert four.against(solved, "·137", LOOKUP, GAMES) == "agrees"
+    assert four.against(solved, "·137", LOOKUP, GAMES) == "same period"
     assert four.against(dict(solved, period=35), "·137", LOOKUP, GAMES) == "period differs"
     assert four.against({"settled": False}, "·137", LOOKUP, GAMES) == "open here, solved there"
-    assert four.against({"settled": False}, "·6", LOOKUP, GAMES) == "agrees"
+    assert four.against({"settled": False}, "·6", LOOKUP, GAMES) == "open here and there"
     assert four.against(solved, "·6", LOOKUP, GAMES) == "settled here, unsolved there"
     assert four.against(solved, "·1234", LOOKUP, GAMES) == "not listed"
 
@@ -71,7 +71,6 @@ def quick(tmp_path_factory):
     return out
 
 
-@pytest.mark.slow
 def test_reduced_run_page_numbers_come_from_the_run(quick):
     page, r = load(quick, "four_digits")
     assert unexplained(page, r, PROSE) == []
@@ -79,7 +78,6 @@ def test_reduced_run_page_numbers_come_from_the_run(quick):
         assert f"| {x['code']} |" in page
 
 
-@pytest.mark.slow
 def test_reduced_run_counts_add_up(quick):
     _, r = load(quick, "four_digits")
     t, st, same, lit, chk = (r["tallies"], r["settling"], r["same_games"], r["literature"],
@@ -95,13 +93,11 @@ def test_reduced_run_counts_add_up(quick):
     assert r["from_nothing"] is True
 
 
-@pytest.mark.slow
 def test_reduced_run_figures_exist(quick):
     for f in ("tallies.png", "reach.png", "settled.png", "open.png", "classes.png"):
         assert (quick / "four_digits" / f).stat().st_size > 1000
 
 
-@pytest.mark.slow
 def test_a_rerun_reuses_the_cache(quick, tmp_path):
     args = ["--quick", "--workers", "1", "--out", str(tmp_path), "--cache", str(quick / "cache")]
     four.main(args)

@@ -79,8 +79,8 @@ def digits_of(name: str) -> int:
 
 def against(ours: dict, name: str, lookup: dict, games: dict) -> str:
     """Our outcome for a code against the published entry for ``name``'s equivalent game:
-    ``agrees``, ``period differs``, ``settled here, unsolved there``, ``open here, solved
-    there`` (within the budget), or ``not listed``.  Starts are not compared: an equivalent
+    ``same period``, ``open here and there``, ``period differs``, ``settled here, unsolved
+    there``, ``open here, solved there`` (within the budget), or ``not listed``.  Starts are not compared: an equivalent
     game may shift heaps (``unsettled.md`` checks them for every 1..3-digit code)."""
     key = name.replace("·", ".")
     entry = games.get(lookup.get(key, key))
@@ -88,10 +88,10 @@ def against(ours: dict, name: str, lookup: dict, games: dict) -> str:
         return "not listed"
     solved = entry["status"] in ("solved", "trivial")
     if ours["settled"] and solved:
-        return "agrees" if int(entry["period"]) == ours["period"] else "period differs"
+        return "same period" if int(entry["period"]) == ours["period"] else "period differs"
     if ours["settled"]:
         return "settled here, unsolved there"
-    return "open here, solved there" if solved else "agrees"
+    return "open here, solved there" if solved else "open here and there"
 
 
 # ---------------------------------------------------------------- surveys
@@ -426,7 +426,7 @@ def settling(long_rows: list[dict], settle_rows: list[dict]) -> dict:
         "largest_start": max((r["start"] for r in settled), default=None),
         "largest_period": max((r["period"] for r in settled), default=None),
         "largest_window": max((r["window"] for r in settled), default=None),
-        "period_counts": dict(Counter(r["period"] for r in settled).most_common(8)),
+        "period_counts": Counter(r["period"] for r in settled).most_common(8),
         "longest_preperiods": [{k: r[k] for k in fields} for r in ranked[:RANKED]],
         "longest_periods": [{k: r[k] for k in fields}
                             for r in sorted(settled, key=lambda r: (-r["period"], r["code"]))[:10]],
@@ -473,6 +473,9 @@ def literature(outcome: dict, same: dict, lookup: dict, games: dict, digits: int
         "new_settled": sum(longest[c]["settled"] for c in new),
         "new_open": sum(not longest[c]["settled"] for c in new),
         "disagreeing": sorted(c for c, x in (direct | via).items() if x == "period differs"),
+        "open_but_solved": sorted(
+            c for c, x in (direct | via).items() if x == "open here, solved there"
+        ),
     }
 
 
@@ -504,6 +507,10 @@ def verdict(tally: dict) -> dict:
         "believed_3": cmp(a["believed_share"][3], b["believed_share"][3]),
         "believed_4": cmp(a["believed_share"][4], b["believed_share"][4]),
         "max_reach": cmp(a["max_reach"], b["max_reach"]),
+        "deeper_settled": tally["long"]["settled"] - b["settled"],
+        "deeper_false": tally["long"]["false_readings"] - b["false_readings"],
+        "deeper_false_per_code": (tally["long"]["false_readings"] - b["false_readings"])
+        / max(1, tally["long"]["settled"] - b["settled"]),
     }
 
 
@@ -531,7 +538,7 @@ def figures(result: dict, surveys: dict, settle_rows: list[dict], where: Path) -
     settled codes' start and period; where the open codes stand; class sizes."""
     keys = ("shorter", "short", "long")
     t = result["tallies"]
-    fig, (ax, bx) = subplots(1, 2, figsize=(9, 3.6))
+    fig, (ax, bx) = subplots(1, 2, figsize=(10, 3.8), gridspec_kw={"wspace": 0.35})
     for j, key in enumerate(keys):
         shares = [t[key]["settled_share"], t[key]["growing_share"], t[key]["bounded_share"]]
         ax.bar([i + 0.27 * j for i in range(3)], shares, width=0.27, label=label(result, key))
@@ -542,7 +549,7 @@ def figures(result: dict, surveys: dict, settle_rows: list[dict], where: Path) -
     ax.legend(frameon=False, fontsize=7)
     bx.set_yscale("log")
     bx.set_xlabel("repetitions r a reader asks for")
-    bx.set_ylabel("share of false readings still believed")
+    bx.set_ylabel("false readings still believed (share)")
     save(fig, where / "tallies.png")
 
     fig, ax = subplots(figsize=(6, 3.6))
@@ -630,9 +637,9 @@ def tally_table(r: dict) -> list[str]:
         ("false readings that reached their window", lambda x: f"{x['reached_window']:,}"),
         ("heap-0 readings that reached their window", lambda x: f"{x['heap0_reached']:,}"),
         ("repetitions needed (median / max)",
-         lambda x: f"{x['repetitions_needed']['median']:.2f} / {x['repetitions_needed']['max']:.2f}"),
+         lambda x: f"{x['repetitions_needed']['median']:.2f} / {x['repetitions_needed']['max']:,.2f}"),
         ("right-from to window gap (median / max)",
-         lambda x: f"{x['right_to_window_gap']['median']:,} / {x['right_to_window_gap']['max']:,}"),
+         lambda x: f"{x['right_to_window_gap']['median']:,.1f} / {x['right_to_window_gap']['max']:,}"),
         ("largest window", lambda x: f"{x['largest_window']:,}"),
     ]  # fmt: skip
     out = [
@@ -649,7 +656,7 @@ def page(result: dict) -> str:
     t, st, lit, same, chk = (r["tallies"], r["settling"], r["literature"], r["same_games"],
                              r["checks"])  # fmt: skip
     a, b, c = t["shorter"], t["short"], t["long"]
-    v = {k: WORDS[k][x] for k, x in r["verdict"].items()}
+    v = {k: WORDS[k][x] if k in WORDS else x for k, x in r["verdict"].items()}
     d, sd = r["digits"], r["shorter_digits"]
     L = [
         f"# The reading study one digit further: every code of 1..{d} digits",
@@ -690,6 +697,17 @@ def page(result: dict) -> str:
             f"No false reading reached its window in any of the three surveys "
             f"({a['reached_window']}, {b['reached_window']}, {c['reached_window']}): none "
             "could, that would make it a theorem."
+        ),
+        "",
+        (
+            f"Read to {r['long_heaps']:,} heaps, {v['deeper_settled']:,} more codes of 1..{d} "
+            f"digits settle, and scoring them adds {v['deeper_false']:,} false readings: "
+            f"{v['deeper_false_per_code']:.1f} per added code, against "
+            f"{b['false_per_settled']:.2f} per code settled by {r['short_heaps']:,} heaps. "
+            + ("The codes that need a deeper sweep are those a sweep gets wrong most often."
+               if r["verdict"]["deeper_false_per_code"] > b["false_per_settled"]
+               else "The codes that need a deeper sweep are not those a sweep gets wrong most "
+               "often.")
         ),
         "",
         "![statuses and believed false readings](four_digits/tallies.png)",
@@ -744,7 +762,7 @@ def page(result: dict) -> str:
                 f"The longest preperiod settled is {st['largest_start']:,} heaps, the longest "
                 f"period {st['largest_period']:,}, the deepest certificate "
                 f"{st['largest_window']:,} heaps. The most common periods: "
-                + ", ".join(f"{p} ({n:,} codes)" for p, n in st["period_counts"].items())
+                + ", ".join(f"{p:,} ({n:,} codes)" for p, n in st["period_counts"])
                 + "."
             ),
             "",
@@ -777,7 +795,7 @@ def page(result: dict) -> str:
             "",
             (
                 f"The {st['open']:,} open codes reached between {h['min']:,} and {h['max']:,} "
-                f"heaps (median {h['median']:,}) within the budget; {st['open_dense']:,} were still "
+                f"heaps (median {h['median']:,.0f}) within the budget; {st['open_dense']:,} were still "
                 "on the dense kernel (no mask paid) when it ran out. The masks in use for the others, "
                 "most common first: "
                 + ", ".join(f"{m} ({n:,})" for m, n in st["open_masks"].items())
@@ -846,11 +864,20 @@ def page(result: dict) -> str:
         (
             "A period that differs from a published one: "
             + (", ".join(lit["disagreeing"]) if lit["disagreeing"] else "none")
-            + ". 'Open here, solved there' means only that the budget ran out first; 'settled "
-            "here, unsolved there' is a code this run settles that the lists give as open. "
+            + ". "
             + (
-                f"**The remaining {lit['new']:,} codes of {d} digits have no published result: "
-                f"the {lit['new_settled']:,} settled here and the {lit['new_open']:,} open are new.**"
+                f"Open here, solved there ({', '.join(lit['open_but_solved'])}) means only that "
+                "the budget ran out first. "
+                if lit["open_but_solved"]
+                else ""
+            )
+            + "Settled here, unsolved there would be a code this run settles that the lists "
+            "give as open. "
+            + (
+                f"**The remaining {lit['new']:,} codes of {d} digits have no published result in "
+                f"these tables: the {lit['new_settled']:,} settled here and the "
+                f"{lit['new_open']:,} open are new as far as they go** (sources outside the "
+                "repository, such as Flammenkamp's pages, were not compared here)."
                 if lit["new"]
                 else f"Every code of {d} digits has a published result to compare with."
             )
@@ -889,8 +916,9 @@ def page(result: dict) -> str:
         "",
         (
             f"Published equivalences exist for the codes of 1..{sd} digits (the lookup names an "
-            f"equivalent game for each): they pair {same['published_pairs']:,} codes, identical "
-            f"sequences pair {same['same_pairs']:,}, and {same['both_pairs']:,} pairs are in both. "
+            f"equivalent game for each): they make {same['published_pairs']:,} pairs of codes, "
+            f"identical sequences make {same['same_pairs']:,}, and {same['both_pairs']:,} pairs are "
+            "in both. "
             "A published pair with different sequences here is an equivalence up to a shift of "
             "heaps (a game that may not take a heap of one counter is listed as its equivalent "
             f"with every heap one smaller). {same['ours_not_published_count']:,} pairs have "
@@ -914,7 +942,11 @@ def page(result: dict) -> str:
             + ", ".join(f"{e} {n:,}" for e, n in chk["by_engine"].items())
             + f". **The period held to twice its window for {chk['held']:,} of {chk['periods']:,}**, "
             f"and the values agreed with those it was read on for {chk['agreed']:,}; the deepest "
-            f"check computed {chk['deepest']:,} heaps."
+            f"check computed {chk['deepest']:,} heaps. One caveat: the sparse engine runs the "
+            "dense kernel itself over stretches where no mask pays (most of the first few "
+            "thousand heaps of many codes), so for those stretches the dense check repeats the "
+            "kernel that computed them; the reference and forced-mask checks share no kernel "
+            "with the first computation."
         ),
     ]
     if chk["forced_mask"]:
