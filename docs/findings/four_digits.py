@@ -12,7 +12,9 @@ compares with the published tables; groups the codes whose sequences are
 identical; and checks every period it reports with another engine to twice
 its window.  Writes ``four_digits.md``, ``four_digits.json`` and the figures
 under ``four_digits/``.  Everything computed is kept under
-``$GRUNDY_CACHE/findings/four_digits/``, so a rerun redoes only the page.
+``$GRUNDY_CACHE/findings/four_digits-4/`` (``-2`` for ``--quick``), with the
+wall time of each stage as it was computed, so a rerun redoes only the page
+and still reports the time of the run that computed it.
 """
 
 from __future__ import annotations
@@ -441,8 +443,10 @@ def settling(long_rows: list[dict], settle_rows: list[dict]) -> dict:
             | {"survey": status[r["code"]]}
             for r in sorted(still, key=lambda r: (-r["heaps"], r["code"]))[:RANKED]
         ],
+        "open_columns": ["heaps", "mask", "position", "rare_heaps", "last_rare", "max"],
         "open_codes": {r["code"]: [r["heaps"], r["mask"], r["position"], r["rare_heaps"],
                                    r["last_rare"], r["max"]] for r in still},
+        "settled_columns": ["start", "period", "window"],
         "settled_codes": {r["code"]: [r["start"], r["period"], r["window"]] for r in settled},
     }
 
