@@ -1,0 +1,1004 @@
+"""Issue 15: the reading study one digit further, every code of 1..4 digits, settled where it can be.
+
+    python docs/findings/four_digits.py --out docs/findings/         # 1..4 digits, 0.15 s a code
+    python docs/findings/four_digits.py --out /tmp/f --quick         # 1..2 digits, 0.05 s a code
+
+Surveys the family at 2,400 and 10,000 heaps (and the family one digit
+shorter at 2,400, the earlier study, by the same code path) into catalogues
+in the cache; settles every code left unsettled at 10,000 heaps with a
+CPU-time budget per code, resuming from the survey's values and keeping each
+code's values, so that a larger budget later spends only the difference;
+compares with the published tables; groups the codes whose sequences are
+identical; and checks every period it reports with another engine to twice
+its window.  Writes ``four_digits.md``, ``four_digits.json`` and the figures
+under ``four_digits/``.  Everything computed is kept under
+``$GRUNDY_CACHE/findings/four_digits-4/`` (``-2`` for ``--quick``), with the
+wall time of each stage as it was computed, so a rerun redoes only the page
+and still reports the time of the run that computed it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import statistics
+import sys
+import time
+from collections import Counter, defaultdict
+from functools import partial
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+
+from grundy import survey
+from grundy.catalogue import Catalogue
+from grundy.checkpoint import cache_dir, file_stem, load_existing
+from grundy.codes import family, parse
+from grundy.engine import choose, compute_with_stats, sparse
+from grundy.executors import default_executor
+from grundy.figures import save, subplots
+from grundy.runner import Records
+from grundy.runner import run as run_family
+from grundy.sequence import Sequence
+from grundy.settle import settle
+from grundy.tallies import REPETITIONS, tallies
+
+HERE = Path(__file__).resolve().parent
+DATA = HERE / "data"
+SHORT, LONG = 2400, 10_000
+MAX_HEAPS = 10**8
+DENSE_LIMIT = 400_000
+"""Twice a window up to this many heaps is checked with the dense kernel (quadratic, a few
+seconds at this depth); a deeper one with the sparse kernel under a forced, different mask."""
+RANKED = 25
+SETTLE_ANALYSIS = 1
+"""The meaning of :func:`settle_code`'s record: bump it when that changes."""
+
+
+def log(text: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------- published tables
+
+
+def published() -> tuple[dict, dict]:
+    """The lookup (code to its equivalent listed game) and the listed games: the one place
+    this page reads the published tables (``data/README.md`` says where they come from)."""
+    with open(DATA / "tczajka_lookup.csv") as f:
+        lookup = {r["code"]: r["equivalent"] for r in csv.DictReader(f)}
+    with open(DATA / "tczajka_games.csv") as f:
+        games = {r["game"]: r for r in csv.DictReader(f)}
+    return lookup, games
+
+
+def digits_of(name: str) -> int:
+    """Digits after the point of a code or published game name (``.354``: 3, ``4``: 0)."""
+    return len(name.replace("·", ".").partition(".")[2])
+
+
+def against(ours: dict, name: str, lookup: dict, games: dict) -> str:
+    """Our outcome for a code against the published entry for ``name``'s equivalent game:
+    ``same period``, ``open here and there``, ``period differs``, ``settled here, unsolved
+    there``, ``open here, solved there`` (within the budget), or ``not listed``.  Starts are not compared: an equivalent
+    game may shift heaps (``unsettled.md`` checks them for every 1..3-digit code)."""
+    key = name.replace("·", ".")
+    entry = games.get(lookup.get(key, key))
+    if entry is None:
+        return "not listed"
+    solved = entry["status"] in ("solved", "trivial")
+    if ours["settled"] and solved:
+        return "same period" if int(entry["period"]) == ours["period"] else "period differs"
+    if ours["settled"]:
+        return "settled here, unsolved there"
+    return "open here, solved there" if solved else "open here and there"
+
+
+# ---------------------------------------------------------------- surveys
+
+
+def surveyed(digits: int, heaps: int, cache: Path, executor) -> tuple[list[dict], int]:
+    """Survey the 1..``digits``-digit codes to ``heaps`` (a resumable catalogue): each code's
+    result (false readings kept for settled codes only, the ones scored) and how many codes
+    this call computed."""
+    with Catalogue(cache / f"survey-{digits}-{heaps}.sqlite") as cat:
+        done = survey.run(family(digits), cat, heaps=heaps, executor=executor, batch=16)
+        rows = [
+            r if r["status"] == "settled" else {k: v for k, v in r.items() if k != "false_readings"}
+            for r in cat.results(heaps=heaps, options={})
+        ]
+    return rows, done.computed
+
+
+def summary(rows: list[dict]) -> dict:
+    """The survey's tallies (:func:`grundy.tallies.tallies`) with the shares the page compares."""
+    t = tallies(rows)
+    settled = t["settled"] or 1
+    false = t["false_readings"] or 1
+    out = {k: v for k, v in t.items() if k != "heap0"}
+    out["heap0_reached"] = len(t["heap0"])
+    out["settled_share"] = t["settled"] / t["codes"]
+    out["growing_share"] = t["growing"] / t["codes"]
+    out["bounded_share"] = t["bounded_unsettled"] / t["codes"]
+    out["right_first_share"] = t["right_first"] / settled
+    out["false_per_settled"] = t["false_readings"] / settled
+    out["believed_share"] = {r: t["believed"][r] / false for r in REPETITIONS}
+    out["largest_window"] = max((r["window"] for r in rows if r["status"] == "settled"), default=0)
+    reaches = [fr["reach"] for r in rows if r["status"] == "settled" for fr in r["false_readings"]]
+    out["reach_histogram"] = np.histogram(reaches, bins=10, range=(0, 1))[0].tolist()
+    return out
+
+
+# ---------------------------------------------------------------- settling
+
+
+WARM = []
+
+
+def warm() -> None:
+    """Load the engine's kernels in this process once, so no code's budget pays for it."""
+    if not WARM:
+        settle("·137", 2048)
+        WARM.append(True)
+
+
+def settle_code(name: str, budget: float, store: str) -> dict:
+    """Settle ``name`` within ``budget`` CPU seconds in all, resuming from its kept values.
+
+    The values live at ``store/STEM.npy`` (seeded with the survey's); the CPU
+    seconds spent so far, over every budget, at ``store/STEM.settle.json``, so
+    a larger budget later spends only the difference.  A code already settled,
+    or already given at least ``budget``, answers from that record (a smaller
+    budget after a larger one reports the larger one's outcome).
+    """
+    code = parse(name)
+    base = Path(store) / file_stem(code)
+    note = base.with_name(base.name + ".settle.json")
+    before = json.loads(note.read_text()) if note.exists() else None
+    if before is not None and (before["settled"] or before["cpu_seconds"] >= budget):
+        return before
+    spent = before["cpu_seconds"] if before is not None else 0.0
+    warm()
+    t0 = time.process_time()
+    st = settle(code, MAX_HEAPS, out=base, seconds=budget - spent, checkpoint_seconds=3600)
+    out = st.to_dict()
+    out["cpu_seconds"] = round(spent + time.process_time() - t0, 3)
+    note.write_text(json.dumps(out, ensure_ascii=False))
+    return out
+
+
+def settled_further(
+    names: list[str], budget: float, cache: Path, digits: int, executor
+) -> tuple[list[dict], int]:
+    """Every code in ``names`` (unsettled at 10,000 heaps) through :func:`settle_code`, each
+    stored in the cache's catalogue as it finishes; the records and how many this call computed."""
+    store = cache / "settle"
+    store.mkdir(parents=True, exist_ok=True)
+    entry = Records("four_digits_settlement", {"budget": budget, "seed": LONG}, SETTLE_ANALYSIS)
+    with Catalogue(cache / "settle.sqlite") as cat:
+        done = cat.stored_records(entry.kind, entry.params, entry.analysis)
+        with Catalogue(cache / f"survey-{digits}-{LONG}.sqlite") as seeds:
+            for name in names:
+                code = parse(name)
+                path = store / file_stem(code)
+                if name not in done and load_existing(path, code) is None:
+                    Sequence(code, seeds.values(name, LONG), choose(code)).save(path)
+        step = max(1, len(names) // 20)
+
+        def progress(i, n):
+            if i % step == 0 or i == n:
+                log(f"settled {i:,} of {n:,}")
+
+        ran = run_family(partial(settle_code, budget=budget, store=str(store)), names, cat, entry,
+                         executor=executor, on_progress=progress)  # fmt: skip
+        out = {r["code"]: r for r in cat.records(entry.kind, entry.params, analysis=entry.analysis)}
+    return [out[n] for n in names], ran.computed
+
+
+# ---------------------------------------------------------------- checking certificates
+
+
+def other_mask(code, values: np.ndarray, used: sparse.Mask | None) -> sparse.Mask:
+    """The plain mask, other than ``used``, that makes the fewest of ``values`` rare."""
+    top = max(1, int(values.max()))
+    best = None
+    for bits in range(1, 1 << top.bit_length()):
+        m = sparse.Mask(bits)
+        if m != used:
+            n = sparse.rare_heaps(code, values, m).size
+            best = min(best or (n, m), (n, m), key=lambda x: x[0])
+    return best[1]
+
+
+def check(row: dict, kept: np.ndarray | None) -> dict:
+    """Compute ``row``'s code to twice its window with an engine other than the one that found
+    the period, and check that the period holds there and the values agree with ``kept``.
+
+    Codes the sparse method covers were computed by it (dense where no mask paid): they are
+    checked with the dense kernel, or beyond :data:`DENSE_LIMIT` with the sparse kernel
+    under a forced mask other than the one used.  Codes without two-heap moves were computed
+    by the dense kernel: they are checked with the plain-Python reference engine.
+    """
+    code = parse(row["code"])
+    s, p, depth = row["start"], row["period"], 2 * row["window"]
+    mask = None
+    if not sparse.applies(code):
+        engine = "reference"
+    elif depth <= DENSE_LIMIT:
+        engine = "dense"
+    else:
+        engine = "sparse"
+        used = sparse.Mask(row["mask"], bool(row["position"])) if row["mask"] else None
+        mask = other_mask(code, kept, used)
+    values = compute_with_stats(code, depth, engine=engine, mask=mask)[0].astype(np.int64)
+    n = min(depth, 0 if kept is None else kept.size)
+    return {
+        "code": row["code"],
+        "engine": engine if mask is None else f"sparse, mask {mask}",
+        "depth": depth,
+        "holds": bool(np.array_equal(values[s + p :], values[s : depth - p])),
+        "agrees": kept is not None
+        and bool(np.array_equal(values[:n], np.asarray(kept[:n], dtype=np.int64))),
+        "compared": n,
+    }
+
+
+def checked(survey_rows: list[dict], settle_rows: list[dict], cache: Path, digits: int) -> list[dict]:
+    """:func:`check` for every period the page reports: the survey's at 10,000 heaps and the
+    settlements', each against the values it was read on (kept in the cache).  Each check is
+    kept in ``checks.json`` in the cache, keyed by code, start and period."""
+    path = cache / "checks.json"
+    kept = json.loads(path.read_text()) if path.exists() else {}
+    out = []
+    with Catalogue(cache / f"survey-{digits}-{LONG}.sqlite") as cat:
+        for r in [*(x for x in survey_rows if x["status"] == "settled"),
+                  *(x for x in settle_rows if x["settled"])]:  # fmt: skip
+            key = f"{r['code']}:{r['start']}:{r['period']}"
+            if key not in kept:
+                if "status" in r:
+                    values = cat.values(r["code"], LONG)
+                else:
+                    code = parse(r["code"])
+                    seq = load_existing(cache / "settle" / file_stem(code), code)
+                    values = None if seq is None else seq.values
+                kept[key] = check(r, values)
+                path.write_text(json.dumps(kept, ensure_ascii=False))
+            out.append(kept[key])
+    return out
+
+
+# ---------------------------------------------------------------- same games
+
+
+def same_games(rows: list[dict], outcome: dict, lookup: dict) -> dict:
+    """Codes with identical sequences to 10,000 heaps (the stored values' digest) as classes,
+    with the published equivalences of the 1..3-digit codes beside them."""
+    by_hash = defaultdict(list)
+    for r in rows:
+        by_hash[r["values_sha256"]].append(r["code"])
+    classes = sorted(by_hash.values(), key=lambda c: (-len(c), c))
+    top = max(digits_of(r["code"]) for r in rows)
+    shorter = {c: [x for x in cl if digits_of(x) < top] for cl in classes for c in cl}
+    proven = [cl for cl in classes if len(cl) > 1 and all(outcome[c]["settled_at_survey"] for c in cl)]
+    ours = {frozenset(p) for cl in classes for p in combinations(
+        [c for c in cl if c.replace("·", ".") in lookup], 2)}  # fmt: skip
+    groups = defaultdict(list)
+    for c in (r["code"] for r in rows):
+        if c.replace("·", ".") in lookup:
+            groups[lookup[c.replace("·", ".")]].append(c)
+    theirs = {frozenset(p) for g in groups.values() for p in combinations(g, 2)}
+    return {
+        "distinct": len(classes),
+        "codes": len(rows),
+        "classes_shared": sum(len(cl) > 1 for cl in classes),
+        "codes_in_shared": sum(len(cl) for cl in classes if len(cl) > 1),
+        "size_counts": dict(sorted(Counter(len(cl) for cl in classes).items())),
+        "largest": [{"size": len(cl), "codes": cl[:8]} for cl in classes[:5]],
+        "proven_classes": len(proven),
+        "proven_codes": sum(len(cl) for cl in proven),
+        "new_only": sum(1 for r in rows if digits_of(r["code"]) == top and not shorter[r["code"]]),
+        "as_shorter": sum(1 for r in rows if digits_of(r["code"]) == top and shorter[r["code"]]),
+        "distinct_new": sum(1 for cl in classes if all(digits_of(c) == top for c in cl)),
+        "published_pairs": len(theirs),
+        "same_pairs": len(ours),
+        "both_pairs": len(theirs & ours),
+        "ours_not_published": sorted(sorted(p) for p in ours - theirs)[:10],
+        "ours_not_published_count": len(ours - theirs),
+        "classes": [cl for cl in classes if len(cl) > 1],
+        "shorter": {c: v[0] for c, v in shorter.items() if v and digits_of(c) == top},
+    }
+
+
+# ---------------------------------------------------------------- the run
+
+
+def run(out_dir: Path, digits: int, budget: float, cache: Path, workers: int) -> dict:
+    """Every stage in order; returns every number the page states."""
+    cache = cache / f"four_digits-{digits}"
+    cache.mkdir(parents=True, exist_ok=True)
+    wall, computed = {}, {}
+    executor = default_executor(workers)
+    with executor:
+        surveys = {}
+        for key, d, heaps in (("shorter", digits - 1, SHORT), ("short", digits, SHORT),
+                              ("long", digits, LONG)):  # fmt: skip
+            t = time.monotonic()
+            log(f"survey of 1..{d} digits to {heaps:,} heaps")
+            surveys[key], computed[f"survey_{key}"] = surveyed(d, heaps, cache, executor)
+            wall[f"survey_{key}"] = time.monotonic() - t
+        long_rows = surveys["long"]
+        open_names = [r["code"] for r in long_rows if r["status"] != "settled"]
+        t = time.monotonic()
+        log(f"settling {len(open_names):,} codes, {budget:g} CPU s each")
+        settle_rows, computed["settle"] = settled_further(open_names, budget, cache, digits, executor)
+        wall["settle"] = time.monotonic() - t
+    t = time.monotonic()
+    log("checking the certificates with another engine")
+    before = len(json.loads((cache / "checks.json").read_text())) if (cache / "checks.json").exists() else 0
+    checks = checked(long_rows, settle_rows, cache, digits)
+    wall["check"] = time.monotonic() - t
+    computed["check"] = len(json.loads((cache / "checks.json").read_text())) - before
+    totals = {**{f"survey_{k}": len(v) for k, v in surveys.items()}, "settle": len(open_names),
+              "check": len(checks)}  # fmt: skip
+    timings = stage_times(cache, budget, wall, computed, totals)
+    tally = {k: summary(v) for k, v in surveys.items()}
+    for r in long_rows:
+        r.pop("false_readings", None)
+    result = {
+        "digits": digits,
+        "shorter_digits": digits - 1,
+        "short_heaps": SHORT,
+        "long_heaps": LONG,
+        "repetitions": list(REPETITIONS),
+        "budget_cpu_seconds": budget,
+        "max_heaps": MAX_HEAPS,
+        "workers": workers,
+        "dense_limit": DENSE_LIMIT,
+        "ranked": RANKED,
+        "tallies": tally,
+    }
+    result["settling"] = settling(long_rows, settle_rows)
+    lookup, games = published()
+    outcome = outcomes(long_rows, settle_rows)
+    result["same_games"] = same_games(long_rows, outcome, lookup)
+    result["literature"] = literature(outcome, result["same_games"], lookup, games, digits)
+    result["checks"] = check_summary(checks)
+    result["verdict"] = verdict(tally)
+    result["stage_seconds"] = timings
+    result["total_seconds"] = round(sum(x["seconds"] for x in timings.values()), 1)
+    result["from_nothing"] = all(x["from_nothing"] for x in timings.values())
+    result["this_run"] = {"seconds": {k: round(v, 1) for k, v in wall.items()},
+                          "computed": computed}  # fmt: skip
+    figures(result, surveys, settle_rows, out_dir / "four_digits")
+    return result
+
+
+def stage_times(cache: Path, budget: float, wall: dict, computed: dict, totals: dict) -> dict:
+    """Each stage's wall seconds as it was computed, kept in ``timings.json`` in the cache:
+    a stage this run computed whole replaces the record (``from_nothing``), one it resumed adds
+    to it (not from nothing), one it took from the cache leaves it as it was."""
+    path = cache / "timings.json"
+    kept = json.loads(path.read_text()) if path.exists() else {}
+    out = {}
+    for stage, seconds in wall.items():
+        key = f"settle {budget:g}" if stage == "settle" else stage
+        old = kept.get(key)
+        if computed[stage] == totals[stage] or old is None:
+            kept[key] = {"seconds": round(seconds, 1),
+                         "from_nothing": computed[stage] == totals[stage]}  # fmt: skip
+        elif computed[stage]:
+            kept[key] = {"seconds": round(old["seconds"] + seconds, 1), "from_nothing": False}
+        out[stage] = kept[key]
+    path.write_text(json.dumps(kept))
+    return out
+
+
+def outcomes(long_rows: list[dict], settle_rows: list[dict]) -> dict:
+    """Each code's final outcome: settled at the survey, settled by settling, or open."""
+    out = {}
+    for r in long_rows:
+        s = r["status"] == "settled"
+        out[r["code"]] = {"settled": s, "settled_at_survey": s, "period": r["period"],
+                          "start": r["start"], "window": r["window"]}  # fmt: skip
+    for r in settle_rows:
+        out[r["code"]].update(settled=r["settled"], period=r["period"], start=r["start"],
+                              window=r["window"])  # fmt: skip
+    return out
+
+
+def settling(long_rows: list[dict], settle_rows: list[dict]) -> dict:
+    """The settlements: counts, ranked preperiods, and where the open codes stand."""
+    status = {r["code"]: r["status"] for r in long_rows}
+    settled = [r for r in settle_rows if r["settled"]]
+    still = [r for r in settle_rows if not r["settled"]]
+    fields = ("code", "start", "period", "window", "heaps", "cpu_seconds")
+    ranked = sorted(settled, key=lambda r: (-r["start"], r["code"]))
+    heaps = [r["heaps"] for r in still]
+    return {
+        "codes": len(settle_rows),
+        "growing": sum(status[r["code"]] == "growing" for r in settle_rows),
+        "bounded_unsettled": sum(status[r["code"]] == "bounded_unsettled" for r in settle_rows),
+        "settled": len(settled),
+        "settled_growing": sum(status[r["code"]] == "growing" for r in settled),
+        "open": len(still),
+        "cpu_seconds_total": round(sum(r["cpu_seconds"] for r in settle_rows), 1),
+        "cpu_seconds_max": max((r["cpu_seconds"] for r in settle_rows), default=0),
+        "largest_start": max((r["start"] for r in settled), default=None),
+        "largest_period": max((r["period"] for r in settled), default=None),
+        "largest_window": max((r["window"] for r in settled), default=None),
+        "period_counts": Counter(r["period"] for r in settled).most_common(8),
+        "longest_preperiods": [{k: r[k] for k in fields} for r in ranked[:RANKED]],
+        "longest_periods": [{k: r[k] for k in fields}
+                            for r in sorted(settled, key=lambda r: (-r["period"], r["code"]))[:10]],
+        "open_heaps": {"min": min(heaps, default=None), "median": statistics.median(heaps) if heaps
+                       else None, "max": max(heaps, default=None)},
+        "open_dense": sum(r["mask"] is None for r in still),
+        "open_masks": dict(Counter(
+            f"{r['mask']}{'+position' if r['position'] else ''}" for r in still if r["mask"]
+        ).most_common(6)),
+        "open_deepest": [
+            {k: r[k] for k in ("code", "heaps", "mask", "position", "rare_heaps", "last_rare", "max")}
+            | {"survey": status[r["code"]]}
+            for r in sorted(still, key=lambda r: (-r["heaps"], r["code"]))[:RANKED]
+        ],
+        "open_columns": ["heaps", "mask", "position", "rare_heaps", "last_rare", "max"],
+        "open_codes": {r["code"]: [r["heaps"], r["mask"], r["position"], r["rare_heaps"],
+                                   r["last_rare"], r["max"]] for r in still},
+        "settled_columns": ["start", "period", "window"],
+        "settled_codes": {r["code"]: [r["start"], r["period"], r["window"]] for r in settled},
+    }
+
+
+def literature(outcome: dict, same: dict, lookup: dict, games: dict, digits: int) -> dict:
+    """Which published rows cover codes of ``digits`` digits, and our outcomes against the
+    published ones: the shorter codes directly, the longest codes directly where the tables
+    list them, else through a shorter code with the identical sequence (where one exists)."""
+    shorter = {c: o for c, o in outcome.items() if digits_of(c) < digits}
+    longest = {c: o for c, o in outcome.items() if digits_of(c) == digits}
+    listed = {c for c in longest if c.replace("·", ".") in lookup or c.replace("·", ".") in games}
+    direct = {c: against(o, c, lookup, games) for c, o in shorter.items()}
+    direct |= {c: against(longest[c], c, lookup, games) for c in listed}
+    via = {c: against(longest[c], x, lookup, games) for c, x in same["shorter"].items()
+           if c not in listed}  # fmt: skip
+    new = [c for c in longest if c not in listed and c not in via]
+    return {
+        "published_rows": len(games),
+        "rows_with_digits": sum(digits_of(g) == digits for g in games),
+        "lookup_codes": len(lookup),
+        "lookup_with_digits": sum(digits_of(c) == digits for c in lookup),
+        "listed": len(listed),
+        "direct_codes": len(direct),
+        "direct_against": dict(sorted(Counter(direct.values()).items())),
+        "via_shorter": len(via),
+        "via_against": dict(sorted(Counter(via.values()).items())),
+        "new": len(new),
+        "new_settled": sum(longest[c]["settled"] for c in new),
+        "new_open": sum(not longest[c]["settled"] for c in new),
+        "disagreeing": sorted(c for c, x in (direct | via).items() if x == "period differs"),
+        "open_but_solved": sorted(
+            c for c, x in (direct | via).items() if x == "open here, solved there"
+        ),
+    }
+
+
+def check_summary(checks: list[dict]) -> dict:
+    """The certificate checks, counted by engine, with every failure named."""
+    return {
+        "periods": len(checks),
+        "held": sum(c["holds"] for c in checks),
+        "agreed": sum(c["agrees"] for c in checks),
+        "by_engine": dict(Counter(c["engine"].split(",")[0] for c in checks).most_common()),
+        "forced_mask": [c for c in checks if c["engine"].startswith("sparse")],
+        "failed": [c for c in checks if not (c["holds"] and c["agrees"])],
+        "deepest": max((c["depth"] for c in checks), default=0),
+    }
+
+
+def verdict(tally: dict) -> dict:
+    """Whether one more digit made the sweep more often wrong, measure by measure: ``more``,
+    ``less`` or ``same`` for the longer family against the shorter, both at 2,400 heaps."""
+    a, b = tally["shorter"], tally["short"]
+
+    def cmp(x, y):
+        return "more" if y > x else "less" if y < x else "same"
+
+    return {
+        "settled_share": cmp(a["settled_share"], b["settled_share"]),
+        "false_per_settled": cmp(a["false_per_settled"], b["false_per_settled"]),
+        "right_first_share": cmp(a["right_first_share"], b["right_first_share"]),
+        "believed_3": cmp(a["believed_share"][3], b["believed_share"][3]),
+        "believed_4": cmp(a["believed_share"][4], b["believed_share"][4]),
+        "max_reach": cmp(a["max_reach"], b["max_reach"]),
+        "deeper_settled": tally["long"]["settled"] - b["settled"],
+        "deeper_false": tally["long"]["false_readings"] - b["false_readings"],
+        "deeper_false_per_code": (tally["long"]["false_readings"] - b["false_readings"])
+        / max(1, tally["long"]["settled"] - b["settled"]),
+    }
+
+
+WORDS = {
+    "settled_share": {"more": "a larger", "less": "a smaller", "same": "the same"},
+    "false_per_settled": {"more": "more", "less": "fewer", "same": "as many"},
+    "right_first_share": {"more": "more", "less": "fewer", "same": "as many"},
+    "believed_3": {"more": "more often", "less": "less often", "same": "as often"},
+    "believed_4": {"more": "more often", "less": "less often", "same": "as often"},
+    "max_reach": {"more": "further", "less": "less far", "same": "as far"},
+}
+
+
+# ---------------------------------------------------------------- figures
+
+
+def label(result: dict, key: str) -> str:
+    d = result["shorter_digits"] if key == "shorter" else result["digits"]
+    h = result["long_heaps"] if key == "long" else result["short_heaps"]
+    return f"1..{d} digits, {h:,} heaps"
+
+
+def figures(result: dict, surveys: dict, settle_rows: list[dict], where: Path) -> None:
+    """Statuses and believed false readings per survey; how far false readings got; the
+    settled codes' start and period; where the open codes stand; class sizes."""
+    keys = ("shorter", "short", "long")
+    t = result["tallies"]
+    fig, (ax, bx) = subplots(1, 2, figsize=(10, 3.8), gridspec_kw={"wspace": 0.35})
+    for j, key in enumerate(keys):
+        shares = [t[key]["settled_share"], t[key]["growing_share"], t[key]["bounded_share"]]
+        ax.bar([i + 0.27 * j for i in range(3)], shares, width=0.27, label=label(result, key))
+        rs = result["repetitions"]
+        bx.plot(rs, [t[key]["believed_share"][r] for r in rs], marker="o", label=label(result, key))
+    ax.set_xticks([0.27, 1.27, 2.27], ["settled", "growing", "bounded,\nunsettled"])
+    ax.set_ylabel("share of codes")
+    ax.legend(frameon=False, fontsize=7)
+    bx.set_yscale("log")
+    bx.set_xlabel("repetitions r a reader asks for")
+    bx.set_ylabel("false readings still believed (share)")
+    save(fig, where / "tallies.png")
+
+    fig, ax = subplots(figsize=(6, 3.6))
+    for key in keys:
+        h = np.array(t[key]["reach_histogram"], dtype=float)
+        ax.step(np.arange(10) / 10, h / max(1, h.sum()), where="post", label=label(result, key))
+    ax.set_xlabel("how far a false reading got (held to / window)")
+    ax.set_ylabel("share of false readings")
+    ax.legend(frameon=False, fontsize=7)
+    save(fig, where / "reach.png")
+
+    settled = [r for r in settle_rows if r["settled"]]
+    fig, ax = subplots(figsize=(6, 4.5))
+    if settled:
+        ax.scatter([r["start"] for r in settled], [r["period"] for r in settled], s=10)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+    ax.set_xlabel("start (preperiod)")
+    ax.set_ylabel("period")
+    ax.set_title(f"{len(settled):,} codes settled past {result['long_heaps']:,} heaps")
+    save(fig, where / "settled.png")
+
+    still = [r for r in settle_rows if not r["settled"]]
+    fig, ax = subplots(figsize=(6, 4.5))
+    status = {r["code"]: r["status"] for r in surveys["long"]}
+    for s in ("growing", "bounded_unsettled"):
+        pts = [r for r in still if status[r["code"]] == s]
+        ax.scatter([r["heaps"] for r in pts], [r["rare_heaps"] if r["mask"] else 0 for r in pts],
+                   s=8, alpha=0.6, label=s.replace("_", ", "))  # fmt: skip
+    ax.set_xscale("log")
+    ax.set_yscale("symlog")
+    ax.set_ylim(bottom=0)
+    ax.set_xlabel(f"heaps computed within {result['budget_cpu_seconds']:g} CPU seconds a code")
+    ax.set_ylabel("rare heaps of the mask in use (0: dense)")
+    ax.legend(frameon=False)
+    ax.set_title(f"{len(still):,} codes still open")
+    save(fig, where / "open.png")
+
+    sizes = result["same_games"]["size_counts"]
+    fig, ax = subplots(figsize=(6, 3.4))
+    ax.bar([int(k) for k in sizes], [int(k) * v for k, v in sizes.items()])
+    ax.set_xlabel("codes with the same sequence (class size)")
+    ax.set_ylabel("codes in classes of that size")
+    save(fig, where / "classes.png")
+
+
+# ---------------------------------------------------------------- the page
+
+
+def pct(x: float) -> str:
+    return f"{x:.1%}"
+
+
+def believed_cell(k: int, x: dict) -> str:
+    return f"{x['believed'][k]:,} ({pct(x['believed_share'][k])})"
+
+
+def tally_table(r: dict) -> list[str]:
+    """The three surveys' tallies side by side."""
+    t, keys = r["tallies"], ("shorter", "short", "long")
+    rows = [
+        ("codes", lambda x: f"{x['codes']:,}"),
+        ("settled", lambda x: f"{x['settled']:,} ({pct(x['settled_share'])})"),
+        ("growing", lambda x: f"{x['growing']:,} ({pct(x['growing_share'])})"),
+        ("bounded, unsettled", lambda x: f"{x['bounded_unsettled']:,} ({pct(x['bounded_share'])})"),
+        ("distinct growing sequences", lambda x: f"{x['distinct_sequences_growing']:,}"),
+        ("right from the first reading", lambda x: f"{x['right_first']:,} ({pct(x['right_first_share'])})"),
+        ("one change", lambda x: f"{x['changes_once']:,}"),
+        ("5 to 100 changes", lambda x: f"{x['changes_5_to_100']:,}"),
+        ("over 150 changes", lambda x: f"{x['changes_over_150']:,}"),
+        ("periodic from heap 1 (right first)",
+         lambda x: f"{x['periodic_from_1']:,} ({x['periodic_from_1_right_first']:,})"),
+        ("periodic later (right first)",
+         lambda x: f"{x['periodic_later']:,} ({x['periodic_later_right_first']:,})"),
+        ("false readings", lambda x: f"{x['false_readings']:,}"),
+        ("false readings per settled code", lambda x: f"{x['false_per_settled']:.2f}"),
+        ("false readings before the start", lambda x: f"{x['false_before_start']:,}"),
+        ("period > 1: right period, wrong start", lambda x: f"{x['kinds']['right_period_wrong_start']:,}"),
+        ("period > 1: dividing the final period", lambda x: f"{x['kinds']['dividing']:,}"),
+        ("period > 1: unrelated period", lambda x: f"{x['kinds']['unrelated']:,}"),
+        *[(f"believed by a reader asking r = {k}", partial(believed_cell, k))
+          for k in r["repetitions"]],
+        ("median reach of a false reading", lambda x: f"{x['median_reach']:.3f}"),
+        ("largest reach", lambda x: f"{x['max_reach']:.3f}"),
+        ("false readings that reached their window", lambda x: f"{x['reached_window']:,}"),
+        ("heap-0 readings that reached their window", lambda x: f"{x['heap0_reached']:,}"),
+        ("repetitions needed (median / max)",
+         lambda x: f"{x['repetitions_needed']['median']:.2f} / {x['repetitions_needed']['max']:,.2f}"),
+        ("right-from to window gap (median / max)",
+         lambda x: f"{x['right_to_window_gap']['median']:,.1f} / {x['right_to_window_gap']['max']:,}"),
+        ("largest window", lambda x: f"{x['largest_window']:,}"),
+    ]  # fmt: skip
+    out = [
+        "| | " + " | ".join(label(r, k) for k in keys) + " |",
+        "|---|" + "---:|" * len(keys),
+    ]
+    out += [f"| {name} | " + " | ".join(f(t[k]) for k in keys) + " |" for name, f in rows]
+    return out
+
+
+def page(result: dict) -> str:
+    """The Markdown page, every number taken from ``result``."""
+    r = result
+    t, st, lit, same, chk = (r["tallies"], r["settling"], r["literature"], r["same_games"],
+                             r["checks"])  # fmt: skip
+    a, b, c = t["shorter"], t["short"], t["long"]
+    v = {k: WORDS[k][x] if k in WORDS else x for k, x in r["verdict"].items()}
+    d, sd = r["digits"], r["shorter_digits"]
+    L = [
+        f"# The reading study one digit further: every code of 1..{d} digits",
+        "",
+        (
+            f"Generated by `python docs/findings/four_digits.py` from nothing (catalogues and "
+            f"settlements kept in the cache). The earlier study of readings "
+            f"([unsettled.md](unsettled.md), [arithmetic.md](arithmetic.md)) covered the "
+            f"{a['codes']:,} codes of 1..{sd} digits; this page reads all {b['codes']:,} codes of "
+            f"1..{d} digits, settles what a sweep leaves open, and checks every period it reports "
+            "twice."
+        ),
+        "",
+        "## Tallies: does one more digit make a sweep more often wrong?",
+        "",
+        (
+            f"The same survey code path at {r['short_heaps']:,} heaps on 1..{sd} and 1..{d} "
+            f"digits, and at {r['long_heaps']:,} heaps on 1..{d} digits. Readings are scored on "
+            "the settled codes only, each read up to its own certificate depth (an unsettled "
+            "code has no known truth to score against)."
+        ),
+        "",
+        *tally_table(r),
+        "",
+        (
+            f"At {r['short_heaps']:,} heaps one more digit settles {v['settled_share']} share of the codes "
+            f"({pct(b['settled_share'])} against {pct(a['settled_share'])}) and, on those it "
+            f"settles, makes **{v['false_per_settled']}** false readings per settled code "
+            f"({b['false_per_settled']:.2f} against {a['false_per_settled']:.2f}); "
+            f"{v['right_first_share']} codes are right from their first reading "
+            f"({pct(b['right_first_share'])} against {pct(a['right_first_share'])}) of those settled. "
+            f"A stricter reader is fooled {v['believed_3']} at r = 3 "
+            f"({pct(b['believed_share'][3])} of false readings against "
+            f"{pct(a['believed_share'][3])}) and {v['believed_4']} at r = 4 "
+            f"({pct(b['believed_share'][4])} against {pct(a['believed_share'][4])}); "
+            f"the most convincing false reading got {v['max_reach']} "
+            f"({b['max_reach']:.3f} of its window against {a['max_reach']:.3f}). "
+            f"No false reading reached its window in any of the three surveys "
+            f"({a['reached_window']}, {b['reached_window']}, {c['reached_window']}): none "
+            "could, that would make it a theorem."
+        ),
+        "",
+        (
+            f"Read to {r['long_heaps']:,} heaps, {v['deeper_settled']:,} more codes of 1..{d} "
+            f"digits settle, and scoring them adds {v['deeper_false']:,} false readings: "
+            f"{v['deeper_false_per_code']:.1f} per added code, against "
+            f"{b['false_per_settled']:.2f} per code settled by {r['short_heaps']:,} heaps. "
+            + ("The codes that need a deeper sweep are those a sweep gets wrong most often."
+               if r["verdict"]["deeper_false_per_code"] > b["false_per_settled"]
+               else "The codes that need a deeper sweep are not those a sweep gets wrong most "
+               "often.")
+        ),
+        "",
+        "![statuses and believed false readings](four_digits/tallies.png)",
+        "",
+        "![how far false readings got](four_digits/reach.png)",
+        "",
+        "False readings by period:",
+        "",
+        "| period | " + " | ".join(label(r, k) for k in ("shorter", "short", "long")) + " |",
+        "|---:|---:|---:|---:|",
+    ]
+    periods = sorted({int(p) for x in (a, b, c) for p in x["false_by_period"]})
+    L += [
+        f"| {p:,} | " + " | ".join(f"{x['false_by_period'].get(str(p), x['false_by_period'].get(p, 0)):,}"
+                                   for x in (a, b, c)) + " |"
+        for p in periods
+    ]  # fmt: skip
+    L += [
+        "",
+        f"The most convincing false readings at {r['long_heaps']:,} heaps:",
+        "",
+        "| code | start | period | held to | window | reach |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    L += [
+        f"| {x['code']} | {x['start']:,} | {x['period']:,} | {x['held_to']:,} | {x['window']:,} | "
+        f"{x['reach']:.3f} |"
+        for x in c["most_convincing"]
+    ]
+    L += [
+        "",
+        "## Settling what a sweep leaves open",
+        "",
+        (
+            f"The {st['codes']:,} codes unsettled at {r['long_heaps']:,} heaps ({st['growing']:,} "
+            f"growing, {st['bounded_unsettled']:,} bounded) went to `grundy settle` "
+            f"(`grundy.settle.settle`) with a budget of **{r['budget_cpu_seconds']:g} CPU seconds "
+            f"per code** beyond the survey (each resumes from the survey's {r['long_heaps']:,} "
+            f"values; at most {r['max_heaps']:,} heaps), on {r['workers']} workers: "
+            f"{st['cpu_seconds_total']:,} CPU seconds in all. The budget is checked between the "
+            f"engine's chunks, so a code may pass it by one chunk (the most any code used: "
+            f"{st['cpu_seconds_max']:g} s). Each code's values and the CPU seconds spent are kept, "
+            "so a larger budget later spends only the difference. "
+            f"**{st['settled']:,} settle** ({st['settled_growing']:,} of them growing at "
+            f"{r['long_heaps']:,} heaps) and **{st['open']:,} stay open**."
+        ),
+    ]
+    if st["settled"]:
+        L += [
+            "",
+            (
+                f"The longest preperiod settled is {st['largest_start']:,} heaps, the longest "
+                f"period {st['largest_period']:,}, the deepest certificate "
+                f"{st['largest_window']:,} heaps. The most common periods: "
+                + ", ".join(f"{p:,} ({n:,} codes)" for p, n in st["period_counts"])
+                + "."
+            ),
+            "",
+            "![start and period](four_digits/settled.png)",
+            "",
+            f"The {len(st['longest_preperiods'])} longest preperiods (every settlement is in the JSON):",
+            "",
+            "| rank | code | start | period | window | heaps computed | CPU s |",
+            "|---:|---|---:|---:|---:|---:|---:|",
+        ]
+        L += [
+            f"| {i} | {x['code']} | {x['start']:,} | {x['period']:,} | {x['window']:,} | "
+            f"{x['heaps']:,} | {x['cpu_seconds']:g} |"
+            for i, x in enumerate(st["longest_preperiods"], 1)
+        ]
+        L += [
+            "",
+            "The longest periods:",
+            "",
+            "| code | start | period | window |",
+            "|---|---:|---:|---:|",
+        ]
+        L += [
+            f"| {x['code']} | {x['start']:,} | {x['period']:,} | {x['window']:,} |"
+            for x in st["longest_periods"]
+        ]
+    h = st["open_heaps"]
+    if st["open"]:
+        L += [
+            "",
+            (
+                f"The {st['open']:,} open codes reached between {h['min']:,} and {h['max']:,} "
+                f"heaps (median {h['median']:,.0f}) within the budget; {st['open_dense']:,} were still "
+                "on the dense kernel (no mask paid) when it ran out. The masks in use for the others, "
+                "most common first: "
+                + ", ".join(f"{m} ({n:,})" for m, n in st["open_masks"].items())
+                + "."
+            ),
+            "",
+            "![heaps reached and rare heaps](four_digits/open.png)",
+            "",
+            (
+                f"The {len(st['open_deepest'])} open codes computed deepest (every open code is in "
+                "the JSON, with the same columns):"
+            ),
+            "",
+            f"| code | at {r['long_heaps']:,} heaps | depth reached | mask | rare heaps | last rare | largest value |",
+            "|---|---|---:|---|---:|---:|---:|",
+        ]
+        L += [
+            f"| {x['code']} | {x['survey'].replace('_', ', ')} | {x['heaps']:,} | "
+            + (f"{x['mask']}{'+position' if x['position'] else ''} | {x['rare_heaps']:,} | "
+               f"{'' if x['last_rare'] is None else format(x['last_rare'], ',')} | " if x["mask"]
+               else "dense | | | ")
+            + f"{x['max']:,} |"
+            for x in st["open_deepest"]
+        ]  # fmt: skip
+    covered = lit["rows_with_digits"] or lit["lookup_with_digits"]
+    L += [
+        "",
+        "## Against the literature",
+        "",
+        (
+            f"The published tables shipped with the repository ([data/README.md](data/README.md): "
+            f"{lit['published_rows']:,} games, and a lookup of equivalent games for "
+            f"{lit['lookup_codes']:,} codes) hold **{lit['rows_with_digits']} games and "
+            f"{lit['lookup_with_digits']} lookup entries of {d} digits**"
+            + (
+                ": no published source in the repository covers a code of "
+                f"{d} digits. For the codes of 1..{sd} digits"
+                if not covered
+                else f". For the codes of 1..{sd} digits and the {lit['listed']:,} of {d} listed"
+            )
+            + ", [unsettled.md](unsettled.md) compares every period and start with the published "
+            "lists (and [s354.md](s354.md) the deepest one); here, the final outcome of each of "
+            f"these {lit['direct_codes']:,} codes (settled at the survey, by settling, or open) "
+            "against the published entry of its equivalent game:"
+        ),
+        "",
+        "| outcome against the published entry | codes |",
+        "|---|---:|",
+    ]
+    L += [f"| {k} | {n:,} |" for k, n in lit["direct_against"].items()]
+    if lit["via_shorter"]:
+        L += [
+            "",
+            (
+                f"Of the other codes of {d} digits, {lit['via_shorter']:,} have the same sequence "
+                f"to {r['long_heaps']:,} heaps as a shorter code (next section), so the published "
+                "entry of that code's equivalent game speaks for them too:"
+            ),
+            "",
+            "| outcome against the shorter code's published entry | codes |",
+            "|---|---:|",
+        ]
+        L += [f"| {k} | {n:,} |" for k, n in lit["via_against"].items()]
+    L += [
+        "",
+        (
+            "A period that differs from a published one: "
+            + (", ".join(lit["disagreeing"]) if lit["disagreeing"] else "none")
+            + ". "
+            + (
+                f"Open here, solved there ({', '.join(lit['open_but_solved'])}) means only that "
+                "the budget ran out first. "
+                if lit["open_but_solved"]
+                else ""
+            )
+            + "Settled here, unsolved there would be a code this run settles that the lists "
+            "give as open. "
+            + (
+                f"**The remaining {lit['new']:,} codes of {d} digits have no published result in "
+                f"these tables: the {lit['new_settled']:,} settled here and the "
+                f"{lit['new_open']:,} open are new as far as they go** (sources outside the "
+                "repository, such as Flammenkamp's pages, were not compared here)."
+                if lit["new"]
+                else f"Every code of {d} digits has a published result to compare with."
+            )
+        ),
+        "",
+        "## Same games",
+        "",
+        (
+            f"Codes whose values are identical to {r['long_heaps']:,} heaps (the digest of the "
+            f"stored values) form **{same['distinct']:,} distinct sequences among "
+            f"{same['codes']:,} codes**; {same['classes_shared']:,} classes hold more than one "
+            f"code ({same['codes_in_shared']:,} codes). {same['proven_classes']:,} of those "
+            f"classes ({same['proven_codes']:,} codes) are settled within {r['long_heaps']:,} heaps "
+            "in every member, so their members are the same game for ever (identical values "
+            "give the same reading, certified in each: the same period from the same start). "
+            f"Of the codes of {d} digits, {same['as_shorter']:,} repeat a shorter code's sequence "
+            f"and {same['new_only']:,} do not; {same['distinct_new']:,} sequences appear only "
+            f"at {d} digits."
+        ),
+        "",
+        "| class size | classes |",
+        "|---:|---:|",
+    ]
+    L += [f"| {k} | {n:,} |" for k, n in same["size_counts"].items()]
+    L += [
+        "",
+        "![class sizes](four_digits/classes.png)",
+        "",
+        "The largest classes (the JSON lists every class):",
+        "",
+        "| codes | first members |",
+        "|---:|---|",
+    ]
+    L += [f"| {x['size']:,} | {', '.join(x['codes'])} |" for x in same["largest"]]
+    L += [
+        "",
+        (
+            f"Published equivalences exist for the codes of 1..{sd} digits (the lookup names an "
+            f"equivalent game for each): they make {same['published_pairs']:,} pairs of codes, "
+            f"identical sequences make {same['same_pairs']:,}, and {same['both_pairs']:,} pairs are "
+            "in both. "
+            "A published pair with different sequences here is an equivalence up to a shift of "
+            "heaps (a game that may not take a heap of one counter is listed as its equivalent "
+            f"with every heap one smaller). {same['ours_not_published_count']:,} pairs have "
+            "identical sequences here but different published equivalents"
+            + (
+                " (the first: " + "; ".join(" and ".join(p) for p in same["ours_not_published"]) + ")."
+                if same["ours_not_published"]
+                else "."
+            )
+        ),
+        "",
+        "## Certificates checked twice",
+        "",
+        (
+            f"Every period this page reports ({chk['periods']:,}: the survey's at "
+            f"{r['long_heaps']:,} heaps and the settlements') was computed again to twice its "
+            "window with another engine: the dense kernel for codes the sparse engine computed, "
+            "the plain-Python reference for codes without two-heap moves (computed by the dense "
+            f"kernel), and, where twice the window passes {r['dense_limit']:,} heaps, the sparse "
+            "kernel under a forced mask other than the one used. By engine: "
+            + ", ".join(f"{e} {n:,}" for e, n in chk["by_engine"].items())
+            + f". **The period held to twice its window for {chk['held']:,} of {chk['periods']:,}**, "
+            f"and the values agreed with those it was read on for {chk['agreed']:,}; the deepest "
+            f"check computed {chk['deepest']:,} heaps. One caveat: the sparse engine runs the "
+            "dense kernel itself over stretches where no mask pays (most of the first few "
+            "thousand heaps of many codes), so for those stretches the dense check repeats the "
+            "kernel that computed them; the reference and forced-mask checks share no kernel "
+            "with the first computation."
+        ),
+    ]
+    if chk["forced_mask"]:
+        L += ["", "Checked with the sparse kernel under a forced mask (dense too slow here): "
+              + ", ".join(f"{x['code']} ({x['engine']}, {x['depth']:,} heaps)"
+                          for x in chk["forced_mask"]) + "."]  # fmt: skip
+    if chk["failed"]:
+        L += ["", "**Failed:** " + ", ".join(x["code"] for x in chk["failed"]) + "."]
+    w = {k: x["seconds"] for k, x in r["stage_seconds"].items()}
+    L += [
+        "",
+        "## The run",
+        "",
+        (
+            f"Wall time {r['total_seconds']:,.0f} s on {r['workers']} worker processes of a "
+            f"machine shared with other work: surveys {w['survey_shorter']:,.0f} s, "
+            f"{w['survey_short']:,.0f} s and {w['survey_long']:,.0f} s, settling "
+            f"{w['settle']:,.0f} s, checks {w['check']:,.0f} s; budget "
+            f"{r['budget_cpu_seconds']:g} CPU seconds per code. "
+            + ("Each stage was computed whole, from an empty cache (the times are those of "
+               "that run; a rerun reuses the cache and redoes only the page)."
+               if r["from_nothing"] else
+               "Some stage was resumed from an interrupted run, so its time is the sum of the "
+               "parts, not that of a run from nothing.")
+        ),
+    ]  # fmt: skip
+    return "\n".join(L) + "\n"
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, required=True, help="where the page goes (docs/findings/)")
+    ap.add_argument("--quick", action="store_true", help="codes of 1..2 digits, 0.05 s a code")
+    ap.add_argument("--budget", type=float, help="CPU seconds per code (default 0.15, quick 0.05)")
+    ap.add_argument("--workers", type=int, default=2, help="processes (default 2; 1: serial)")
+    ap.add_argument("--cache", type=Path, help="default: $GRUNDY_CACHE/findings")
+    args = ap.parse_args(argv)
+    budget = args.budget or (0.05 if args.quick else 0.15)
+    if not budget > 0 or args.workers < 1:
+        ap.error("the budget and the number of workers must be positive")
+    cache = args.cache or cache_dir() / "findings"
+    result = run(args.out, 2 if args.quick else 4, budget, cache, args.workers)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "four_digits.json").write_text(
+        json.dumps(result, indent=1, ensure_ascii=False) + "\n"
+    )
+    (args.out / "four_digits.md").write_text(page(result))
+
+
+if __name__ == "__main__":
+    main()

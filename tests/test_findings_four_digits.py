@@ -1,0 +1,107 @@
+"""docs/findings/four_digits.py: settling resumes, checks catch a false period, and a reduced
+run's page states only the run's numbers."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from findings_check import load, script, unexplained
+
+four = script("four_digits")
+LOOKUP, GAMES = four.published()
+PROSE = (0, 1, 5, 100, 150)  # "heap 0", "heap 1", the tallies' "5 to 100" and "over 150" changes
+
+
+def test_published_tables_hold_no_code_of_four_digits():
+    assert not any(four.digits_of(g) == 4 for g in GAMES)
+    assert not any(four.digits_of(c) == 4 for c in LOOKUP)
+    assert four.digits_of("·0137") == 4 and four.digits_of("4") == 0
+
+
+def test_outcomes_against_a_published_entry():
+    solved = {"settled": True, "period": 34, "start": 52}
+    assert four.against(solved, "·137", LOOKUP, GAMES) == "same period"
+    assert four.against(dict(solved, period=35), "·137", LOOKUP, GAMES) == "period differs"
+    assert four.against({"settled": False}, "·137", LOOKUP, GAMES) == "open here, solved there"
+    assert four.against({"settled": False}, "·6", LOOKUP, GAMES) == "open here and there"
+    assert four.against(solved, "·6", LOOKUP, GAMES) == "settled here, unsolved there"
+    assert four.against(solved, "·1234", LOOKUP, GAMES) == "not listed"
+
+
+def test_a_larger_budget_resumes_and_spends_the_difference(tmp_path):
+    first = four.settle_code("·16", 0.05, str(tmp_path))
+    assert not first["settled"] and first["heaps"] > 0
+    again = four.settle_code("·16", 0.05, str(tmp_path))
+    assert again == first  # the budget is spent: answered from the record
+    more = four.settle_code("·16", 1.0, str(tmp_path))
+    assert more["reused"] == first["heaps"] and more["heaps"] >= first["heaps"]
+    assert more["cpu_seconds"] >= first["cpu_seconds"]
+    assert json.loads((tmp_path / "16.settle.json").read_text()) == more
+
+
+def test_a_check_holds_for_a_true_period_and_fails_for_a_false_one():
+    row = {"code": "·137", "start": 52, "period": 34, "window": 175, "mask": None, "position": None}
+    values = four.compute_with_stats("·137", 400)[0]
+    good = four.check(row, values)
+    assert good["holds"] and good["agrees"] and good["engine"] == "dense" and good["depth"] == 350
+    assert not four.check(dict(row, start=51), values)["holds"]
+    assert not four.check(row, values + 1)["agrees"]
+    plain = four.check({"code": "·03", "start": 1, "period": 4, "window": 12}, None)
+    assert plain["engine"] == "reference" and plain["holds"] and not plain["agrees"]
+
+
+def test_a_deep_check_forces_another_mask(monkeypatch):
+    monkeypatch.setattr(four, "DENSE_LIMIT", 100)
+    values = four.compute_with_stats("·137", 400)[0]
+    row = {"code": "·137", "start": 52, "period": 34, "window": 175, "mask": 1, "position": False}
+    out = four.check(row, values)
+    assert out["engine"].startswith("sparse, mask ") and out["engine"] != "sparse, mask 1"
+    assert out["holds"] and out["agrees"]
+    assert four.other_mask(four.parse("·137"), values, four.sparse.Mask(1)) != four.sparse.Mask(1)
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory):
+    out = tmp_path_factory.mktemp("four_digits")
+    args = ["--quick", "--workers", "1", "--out", str(out), "--cache", str(out / "cache")]
+    four.main(args)
+    return out
+
+
+def test_reduced_run_page_numbers_come_from_the_run(quick):
+    page, r = load(quick, "four_digits")
+    assert unexplained(page, r, PROSE) == []
+    for x in r["settling"]["longest_preperiods"] + r["settling"]["open_deepest"]:
+        assert f"| {x['code']} |" in page
+
+
+def test_reduced_run_counts_add_up(quick):
+    _, r = load(quick, "four_digits")
+    t, st, same, lit, chk = (r["tallies"], r["settling"], r["same_games"], r["literature"],
+                             r["checks"])  # fmt: skip
+    assert t["short"]["codes"] == t["long"]["codes"] == 63 and t["shorter"]["codes"] == 7
+    assert st["codes"] == t["long"]["growing"] + t["long"]["bounded_unsettled"]
+    assert st["settled"] + st["open"] == st["codes"] == len(st["open_codes"]) + len(st["settled_codes"])
+    assert chk["periods"] == t["long"]["settled"] + st["settled"] == chk["held"] == chk["agreed"]
+    assert chk["failed"] == [] and all(t[k]["reached_window"] == 0 for k in t)
+    assert sum(int(k) * n for k, n in same["size_counts"].items()) == same["codes"] == 63
+    assert same["as_shorter"] + same["new_only"] == 56
+    assert lit["direct_codes"] + lit["via_shorter"] + lit["new"] == 63
+    assert r["from_nothing"] is True
+
+
+def test_reduced_run_figures_exist(quick):
+    for f in ("tallies.png", "reach.png", "settled.png", "open.png", "classes.png"):
+        assert (quick / "four_digits" / f).stat().st_size > 1000
+
+
+def test_a_rerun_reuses_the_cache(quick, tmp_path):
+    args = ["--quick", "--workers", "1", "--out", str(tmp_path), "--cache", str(quick / "cache")]
+    four.main(args)
+    _, r = load(tmp_path, "four_digits")
+    assert not any(r["this_run"]["computed"].values())
+    assert r == dict(load(quick, "four_digits")[1], this_run=r["this_run"])
+    assert np.all([x["from_nothing"] for x in r["stage_seconds"].values()])
