@@ -20,7 +20,6 @@ and still reports the time of the run that computed it.
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import statistics
 import sys
@@ -32,7 +31,6 @@ from pathlib import Path
 
 import numpy as np
 
-from grundy import survey
 from grundy.catalogue import Catalogue
 from grundy.checkpoint import cache_dir, file_stem, load_existing
 from grundy.codes import family, parse
@@ -43,10 +41,10 @@ from grundy.runner import Records
 from grundy.runner import run as run_family
 from grundy.sequence import Sequence
 from grundy.settle import settle
+from grundy.survey import run as run_survey
 from grundy.tallies import REPETITIONS, tallies
 
 HERE = Path(__file__).resolve().parent
-DATA = HERE / "data"
 SHORT, LONG = 2400, 10_000
 MAX_HEAPS = 10**8
 DENSE_LIMIT = 400_000
@@ -64,13 +62,19 @@ def log(text: str) -> None:
 # ---------------------------------------------------------------- published tables
 
 
+def _source_name(code) -> str:
+    """A code as the published tables write it (``·137`` is ``.137``, ``4·`` is ``4``)."""
+    return str(code).replace("·", ".").rstrip(".")
+
+
 def published() -> tuple[dict, dict]:
-    """The lookup (code to its equivalent listed game) and the listed games: the one place
-    this page reads the published tables (``data/README.md`` says where they come from)."""
-    with open(DATA / "tczajka_lookup.csv") as f:
-        lookup = {r["code"]: r["equivalent"] for r in csv.DictReader(f)}
-    with open(DATA / "tczajka_games.csv") as f:
-        games = {r["game"]: r for r in csv.DictReader(f)}
+    """The lookup (code to its equivalent listed game) and the listed games, keyed by the names
+    the tables use: the one place this page reads them (:mod:`grundy.published`; sources in
+    ``src/grundy/data/README.md``)."""
+    from grundy import published as tables
+
+    lookup = {_source_name(c): _source_name(e) for c, e in tables.lookup().items()}
+    games = {g.name: {"status": g.status, "period": g.period} for g in tables.games()}
     return lookup, games
 
 
@@ -104,7 +108,7 @@ def surveyed(digits: int, heaps: int, cache: Path, executor) -> tuple[list[dict]
     result (false readings kept for settled codes only, the ones scored) and how many codes
     this call computed."""
     with Catalogue(cache / f"survey-{digits}-{heaps}.sqlite") as cat:
-        done = survey.run(family(digits), cat, heaps=heaps, executor=executor, batch=16)
+        done = run_survey(family(digits), cat, heaps=heaps, executor=executor, batch=16)
         rows = [
             r if r["status"] == "settled" else {k: v for k, v in r.items() if k != "false_readings"}
             for r in cat.results(heaps=heaps, options={})
