@@ -834,7 +834,7 @@ def page(result: dict) -> str:
         "## Against the literature",
         "",
         (
-            f"The published tables shipped with the repository ([data/README.md](data/README.md): "
+            f"The published tables shipped with the repository ([src/grundy/data/README.md](../../src/grundy/data/README.md): "
             f"{lit['published_rows']:,} games, and a lookup of equivalent games for "
             f"{lit['lookup_codes']:,} codes) hold **{lit['rows_with_digits']} games and "
             f"{lit['lookup_with_digits']} lookup entries of {d} digits**"
