@@ -52,10 +52,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from ..errors import UsageError, ValueRangeError
 from . import dense
+from ._jit import kernel
 from .chunks import CHUNK_SECONDS, FIRST_CHUNK, next_chunk
 from .moves import _mark_small_moves, _split_sizes
 
@@ -122,7 +122,7 @@ class SparseStats:
 # ---------------------------------------------------------------- kernel
 
 
-@njit(cache=True)
+@kernel
 def _mark_rare(g, rx, rv, nr, ms, nm, seen, stamp):
     """Stamp ``G(x) XOR G(m - x)`` for every rare heap ``x < m`` and every ``m`` in ``ms[:nm]``.
 
@@ -150,7 +150,7 @@ def _mark_rare(g, rx, rv, nr, ms, nm, seen, stamp):
                 seen[rv[i] ^ g[m0 - rx[i]]] = stamp
 
 
-@njit(cache=True)
+@kernel
 def _cross_off(g, ms, nm, need, stamp, missing):
     """Scan the splits of every ``m`` in ``ms[:nm]``, crossing off the values marked in ``need``.
 
@@ -180,7 +180,7 @@ def _cross_off(g, ms, nm, need, stamp, missing):
     return missing
 
 
-@njit(cache=True)
+@kernel
 def _fill(g, n0, n1, take_all, leave_one, split, cls, sigma, pi, rx, rv, nr, rmax, seen, need, cap):
     """Compute ``g[n]`` for ``n0 <= n < n1`` by the sparse-space method (two-heap moves at most).
 
@@ -229,33 +229,37 @@ def _fill(g, n0, n1, take_all, leave_one, split, cls, sigma, pi, rx, rv, nr, rma
 # ---------------------------------------------------------------- masks
 
 
-@njit(cache=True)
+_SLICE = 1 << 20
+"""Heaps per numpy pass in :func:`_histogram` and :func:`_rare_list` (bounds their scratch memory)."""
+
+
 def _histogram(g, n, size, position):
     """How many heaps ``1..n-1`` hold each value ``v``.
 
     With ``position``, each (value, heap parity) pair, at ``v + size·(x & 1)``.
     """
     h = np.zeros(2 * size if position else size, dtype=np.int64)
-    for x in range(1, n):
-        h[g[x] + (size * (x & 1) if position else 0)] += 1
+    for lo in range(1, n, _SLICE):
+        hi = min(n, lo + _SLICE)
+        if position:
+            h[size:] += np.bincount(g[lo | 1 : hi : 2], minlength=size)
+            h[:size] += np.bincount(g[lo + (lo & 1) : hi : 2], minlength=size)
+        else:
+            h += np.bincount(g[lo:hi], minlength=size)
     return h
 
 
-@njit(cache=True)
 def _rare_list(g, n, cls, sigma, pi):
     """The heaps ``1..n-1`` with ``cls[G(x)] XOR sigma·(x & 1) == sigma·pi``: the rare ones."""
     rare = sigma & pi
-    count = 0
-    for x in range(1, n):
-        if cls[g[x]] ^ (sigma & x) == rare:
-            count += 1
-    out = np.empty(count, dtype=np.int64)
-    i = 0
-    for x in range(1, n):
-        if cls[g[x]] ^ (sigma & x) == rare:
-            out[i] = x
-            i += 1
-    return out
+    out = []
+    for lo in range(1, n, _SLICE):
+        hi = min(n, lo + _SLICE)
+        klass = cls[g[lo:hi]]
+        if sigma:
+            klass[(lo & 1) ^ 1 :: 2] ^= 1
+        out.append(np.flatnonzero(klass == rare) + lo)
+    return np.concatenate(out) if out else np.zeros(0, dtype=np.int64)
 
 
 def class_table(bits: int, size: int) -> np.ndarray:
@@ -388,6 +392,7 @@ class SparseRun:
         if mask is not None and mask.position and self.pi is None:
             raise UsageError(f"the position variant needs split digits of one parity ({code})")
         known = np.zeros(1, dtype=np.uint8) if prefix is None or prefix.size == 0 else prefix
+        dense.check_prefix(known, code, MAX_VALUE)
         self.g = np.zeros(max(capacity, known.size), dtype=known.dtype)
         self.g[: known.size] = known
         self.n = known.size
@@ -413,11 +418,11 @@ class SparseRun:
 
     def _tables(self) -> None:
         """The stamp arrays and class table for the values' type (and the mask in use)."""
-        cap = _cap(self.g.dtype)
-        self.seen = np.zeros(cap + 2, dtype=np.int64)
-        self.need = np.zeros(cap + 2, dtype=np.int64)
+        size = dense.table_size(_cap(self.g.dtype))
+        self.seen = np.zeros(size, dtype=np.int64)
+        self.need = np.zeros(size, dtype=np.int64)
         if self.mask is not None:
-            self.cls = class_table(self.mask.bits, cap + 2)
+            self.cls = class_table(self.mask.bits, size)
 
     def _use(self, mask: Mask | None) -> None:
         """Switch to ``mask`` (None: dense) and rebuild the rare list for the heaps known."""
