@@ -25,7 +25,20 @@ _WHERE = {
     "compute_sequence": "sequence",
 }
 
-__all__ = sorted([*_WHERE, "__version__"])
+__all__ = [
+    "Code",
+    "CodeError",
+    "GrundyError",
+    "Move",
+    "Sequence",
+    "SequenceFileError",
+    "UsageError",
+    "__version__",
+    "compute",
+    "compute_sequence",
+    "family",
+    "parse",
+]
 
 
 def __getattr__(name: str):
