@@ -4,7 +4,8 @@ Why a layer of our own rather than ``@njit(cache=True)`` in each module:
 
 - **Pay for numba only when a kernel runs.**  Importing numba takes about
   0.4 s and its first call about as long again; ``grundy --help`` and small
-  work (see :mod:`.small`) must not pay that.  :func:`kernel` returns a
+  work (see :mod:`.small`) must not pay that, and the first call skips the
+  part that only concerns BLAS (:func:`_start_target`).  :func:`kernel` returns a
   stand-in; the first call of any kernel imports numba and turns every
   declared kernel into a numba dispatcher at once (kernels call each other
   by their module names, so they are bound together).
@@ -128,6 +129,7 @@ def bind() -> None:
 
     if not numba.config.DISABLE_JIT:
         _KernelCache = _cache_class()
+        _start_target()
     bound = {id(stub): _bind_one(stub) for stub in _DECLARED}
     for module in list(sys.modules.values()):
         names = getattr(module, "__dict__", None) or {}
@@ -136,6 +138,27 @@ def bind() -> None:
                 names[name] = bound[id(value)]
     _DECLARED.clear()
     _bound = True
+
+
+def _start_target() -> None:
+    """Load numba's CPU target (the cost of its first call) without importing scipy.
+
+    On its first call numba imports ``scipy.linalg`` (about 0.3 s, half its
+    start-up) only to learn whether BLAS is there for ``np.dot`` and kin;
+    without it those fall back to plain loops.  No kernel here uses them, so
+    ``scipy.linalg`` is hidden while the target loads (it imports as usual
+    afterwards).
+    """
+    from numba.core.registry import cpu_target
+
+    hide = "scipy.linalg" not in sys.modules
+    if hide:
+        sys.modules["scipy.linalg"] = None
+    try:
+        cpu_target.target_context.refresh()
+    finally:
+        if hide and sys.modules.get("scipy.linalg", 0) is None:
+            del sys.modules["scipy.linalg"]
 
 
 def loaded() -> bool:
