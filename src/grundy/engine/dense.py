@@ -148,9 +148,10 @@ def _fill(g, r, n0, n1, take_all, leave_one, split, seen, cap, cbox, block, bloc
     """Compute ``g[n]`` for ``n0 <= n < n1`` (two-heap moves at most).
 
     ``r`` is the reversed copy (``r[len(r)-1-i] = g[i]``, ``len(r) >= n1``),
-    ``seen`` a stamp array longer than ``cap + 1`` and ``cbox`` a scratch pair
-    of ``g``'s type whose second entry is that type's largest value.  Returns the first heap not
-    computed: ``n1``, or the heap whose value exceeds ``cap``.
+    ``seen`` a stamp array of ``table_size(cap)`` entries and ``cbox`` a
+    scratch pair of ``g``'s type whose second entry is that type's largest
+    value.  Returns the first heap not computed: ``n1``, or the heap whose
+    value exceeds ``cap``.
     """
     L = r.shape[0]
     ms = np.empty(split.shape[0], dtype=np.int64)
