@@ -69,12 +69,11 @@ def kernel(fn=None, **options):
     """
     if fn is None:
         return lambda f: kernel(f, **options)
-    _SOURCES.add(sys.modules[fn.__module__].__file__)
     stub = _Kernel(fn, options)
-    if _bound:
-        _bind_one(stub)
-    else:
-        _DECLARED.append(stub)
+    if _bound:  # a module imported after the first kernel ran: numba's own file stamp covers it
+        return _bind_one(stub)
+    _SOURCES.add(sys.modules[fn.__module__].__file__)
+    _DECLARED.append(stub)
     return stub
 
 
