@@ -1,4 +1,4 @@
-"""The sparse-space engine (SPEC.md §9): exact Grundy values that look at few splits.
+"""The sparse-space engine (Gangolli–Plambeck): exact Grundy values that look at few splits.
 
 A **mask** ``m`` splits values into two classes by the parity of
 ``popcount(v & m)``: odd values are **common**, even ones **rare**.  XOR adds
