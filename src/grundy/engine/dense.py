@@ -1,4 +1,4 @@
-"""The dense engine: a numba kernel that looks at every move of every heap (the mex of the values of all moves).
+"""The dense engine: a numba kernel that looks at every move of every heap.
 
 The mex at heap ``n`` is found as a search.  The values of the moves that leave
 at most one heap are marked first; then the least unmarked value ``c`` is the
