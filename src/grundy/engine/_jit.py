@@ -41,11 +41,13 @@ from __future__ import annotations
 import functools
 import hashlib
 import sys
+import threading
 from pathlib import Path
 
 _DECLARED: list[_Kernel] = []
 _SOURCES: set[str] = {__file__}
 _bound = False
+_lock = threading.Lock()
 
 
 class _Kernel:
@@ -124,22 +126,23 @@ def bind() -> None:
     callees through its module's globals.
     """
     global _bound, SOURCE_DIGEST, _KernelCache
-    if _bound:
-        return
-    SOURCE_DIGEST = _digest()
-    import numba
+    with _lock:
+        if _bound:
+            return
+        SOURCE_DIGEST = _digest()
+        import numba
 
-    if not numba.config.DISABLE_JIT:
-        _KernelCache = _cache_class()
-        _start_target()
-    bound = {id(stub): _bind_one(stub) for stub in _DECLARED}
-    for module in list(sys.modules.values()):
-        names = getattr(module, "__dict__", None) or {}
-        for name, value in list(names.items()):
-            if type(value) is _Kernel and id(value) in bound:
-                names[name] = bound[id(value)]
-    _DECLARED.clear()
-    _bound = True
+        if not numba.config.DISABLE_JIT:
+            _KernelCache = _cache_class()
+            _start_target()
+        bound = {id(stub): _bind_one(stub) for stub in _DECLARED}
+        for module in list(sys.modules.values()):
+            names = getattr(module, "__dict__", None) or {}
+            for name, value in list(names.items()):
+                if type(value) is _Kernel and id(value) in bound:
+                    names[name] = bound[id(value)]
+        _DECLARED.clear()
+        _bound = True
 
 
 def _start_target() -> None:
