@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from grundy.codes import parse
-from grundy.engine import compute
+from grundy.engine import _jit, compute
 from grundy.engine.moves import _mark_small_moves
 from grundy.engine.reference import grundy_values
 
@@ -59,6 +59,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="ratios only, small depths")
     args = ap.parse_args()
+    _jit.bind()  # the engine's kernels become numba dispatchers that _plain_loop can call
     compute("·137", 100)
     plain_loop("·137", 100)
 

@@ -12,9 +12,10 @@ from .. import __version__
 from ..codes import Code, parse
 from ..errors import CodeError, UsageError
 from ..memory import check_heaps
+from .lazy import LazyGroup
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="grundy")
 def cli() -> None:
     """Exact Grundy sequences of octal games, certified periods, surveys."""

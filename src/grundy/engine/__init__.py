@@ -1,9 +1,15 @@
 """Engines that compute Grundy sequences, behind one function, :func:`compute`.
 
 ``reference`` is plain Python (the tests' truth), ``dense`` the numba kernel
-over every move, ``sparse`` the sparse-space method (SPEC.md §9), which runs
-the dense kernel wherever no mask pays; ``auto`` picks the fastest engine
-that applies: sparse for octal codes with two-heap moves, dense otherwise.
+over every move, ``sparse`` the sparse-space method (docs/ and the module
+docstring of :mod:`.sparse`), which runs the dense kernel wherever no mask
+pays; ``auto`` picks the fastest engine that applies: sparse for octal codes
+with two-heap moves, dense otherwise.
+
+Small work (:func:`.small.suits`) in a process that has not loaded numba yet
+is computed by the dense method in plain numpy (:mod:`.small`): the same
+values, without the second or so that numba takes to start.  Importing this package
+imports no numba; the first kernel call does (:mod:`._jit`).
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ import numpy as np
 
 from ..codes import Code, parse
 from ..errors import UsageError
-from . import dense, reference, sparse
+from . import _jit, dense, reference, small, sparse
 
 ENGINES = ("auto", "dense", "reference", "sparse")
 
@@ -74,6 +80,10 @@ def compute_with_stats(
         raise UsageError(f"the number of heaps must be a whole number of at least 1, not {heaps!r}")
     heaps = int(heaps)
     known = np.zeros(0, dtype=np.uint8) if prefix is None else np.asarray(prefix)
+    if known.ndim != 1 or not (known.size == 0 or np.issubdtype(known.dtype, np.integer)):
+        raise UsageError("the known values must be a one-dimensional array of whole numbers")
+    if known.size and int(known.min()) < 0:
+        raise UsageError("the known values must not be negative")
     name = choose(code, engine)
     if mask is not None and (engine != "sparse" or name != "sparse"):
         raise UsageError(f"only the sparse engine takes a mask, for a code it covers: {code}")
@@ -88,6 +98,36 @@ def compute_with_stats(
         if on_chunk is not None:
             on_chunk(out)
         return out, None
+    if name in ("dense", "sparse") and mask is None and small.suits(code, heaps) and not _jit.loaded():
+        values = small.run(code, heaps, known, on_chunk)
+        if name == "dense":
+            return values, None
+        stats = sparse.statistics(code, values)
+        if on_status is not None:
+            on_status(sparse.Status(heaps, sparse.Mask(stats.mask, stats.position), stats.rare_heaps))
+        return values, stats
     if name == "sparse":
         return sparse.run(code, heaps, known, on_chunk, mask=mask, on_status=on_status)
     return dense.run(code, heaps, known, on_chunk), None
+
+
+def warm_up(heaps: int = 1 << 20, *, hexadecimal: bool = True) -> None:
+    """Compile (or load from numba's cache) every kernel signature that work to ``heaps`` may use.
+
+    The sparse and the dense kernels, and the three-heap kernel of
+    hexadecimal codes unless ``hexadecimal`` is false, for each value type
+    that codes of up to 16 digits can reach within ``heaps`` heaps (a value
+    is at most the number of moves from a heap: for each digit, two that
+    leave at most one heap, ``n/2`` splits in two, ``n²/12`` in three).  A
+    survey calls it in the parent before its workers start, so that no two
+    processes compile at once (see :mod:`._jit`).
+    """
+    moves = 16 * (2 + heaps // 2 + (heaps * heaps // 12 if hexadecimal else 0))
+    for dtype in dense.DTYPES:
+        prefix = np.zeros(1, dtype=dtype)
+        dense.run(parse("·6"), 40, prefix)
+        if hexadecimal:
+            dense.run(parse("0x·9"), 12, prefix)
+        sparse.run(parse("·6"), 40, prefix, mask=sparse.Mask(1))
+        if moves <= np.iinfo(dtype).max:
+            break

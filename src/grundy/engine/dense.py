@@ -1,4 +1,4 @@
-"""The dense engine: a numba kernel that looks at every move of every heap (SPEC.md §2).
+"""The dense engine: a numba kernel that looks at every move of every heap.
 
 The mex at heap ``n`` is found as a search.  The values of the moves that leave
 at most one heap are marked first; then the least unmarked value ``c`` is the
@@ -23,9 +23,9 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from numba import njit
 
 from ..errors import ValueRangeError
+from ._jit import kernel
 from .chunks import CHUNK_SECONDS, FIRST_CHUNK, next_chunk
 from .moves import _mark_small_moves, _split_sizes
 
@@ -36,10 +36,41 @@ BLOCK_MAX = 4096
 
 DTYPES = (np.uint8, np.uint16, np.uint32)
 MAX_VALUE = (1 << 20) - 1
-"""The largest value the kernels accept (the seen-stamp array is this long)."""
+"""The largest value the kernels accept: the stamp tables are this long.
+
+The tables are indexed by the XOR of two values, which stays within them only
+when their length is a power of two (checked here at import, and the drivers
+size the tables by the next power of two in any case).  The drivers read it
+at call time, so a test can lower it to reach the promotion and the
+:class:`ValueRangeError` paths cheaply.
+"""
 
 
-@njit(cache=True, inline="always")
+def check_capacity(cap: int) -> int:
+    """``cap`` if it is a power of two minus one (a table of ``cap + 1`` holds any XOR), else raise."""
+    if cap < 1 or (cap + 1) & cap:
+        raise ValueError(f"a value capacity must be a power of two minus one, not {cap}")
+    return cap
+
+
+check_capacity(MAX_VALUE)
+
+
+def table_size(cap: int) -> int:
+    """The length of a stamp table for values up to ``cap``: every XOR of two of them, and one more."""
+    return (1 << int(cap).bit_length()) + 1
+
+
+def check_prefix(prefix: np.ndarray, code, max_value: int) -> None:
+    """Refuse known values the kernels cannot hold (above ``max_value``)."""
+    if prefix.size and int(prefix.max()) > max_value:
+        raise ValueRangeError(
+            f"the values given for {code} reach {int(prefix.max())}, "
+            f"above {max_value}, the largest value supported"
+        )
+
+
+@kernel
 def _block_has(g, r, offs, nk, a0, a1, c, top):
     """Whether some split ``(a, m_j - a)`` with ``a0 <= a < a1`` is worth ``c``.
 
@@ -68,7 +99,7 @@ def _block_has(g, r, offs, nk, a0, a1, c, top):
     return acc == 0
 
 
-@njit(cache=True)
+@kernel
 def _mark_block(g, r, offs, nk, a0, a1, seen, stamp):
     for j in range(nk):
         o = offs[j]
@@ -76,14 +107,14 @@ def _mark_block(g, r, offs, nk, a0, a1, seen, stamp):
             seen[g[a] ^ r[o + a]] = stamp
 
 
-@njit(cache=True)
-def _splits_have(g, r, ms, L, c, top, seen, stamp, offs):
+@kernel
+def _splits_have(g, r, ms, L, c, top, seen, stamp, offs, block, block_max):
     """Whether a split of some ``m`` in ``ms`` is worth ``c``; marks the block where it is.
 
     Split digits are taken three at a time; within a group the common range
     ``1 <= a <= min(m)//2`` is scanned in vectorised blocks that start small
     (a present candidate is usually found early) and double up to
-    ``BLOCK_MAX``; the few extra pairs of the larger ``m`` are tested one by one.
+    ``block_max``; the few extra pairs of the larger ``m`` are tested one by one.
     """
     one = np.uint64(1)
     for j0 in range(0, ms.shape[0], 3):
@@ -95,14 +126,14 @@ def _splits_have(g, r, ms, L, c, top, seen, stamp, offs):
             hmin = min(hmin, m)
         hmin = np.uint64(hmin // 2)
         a0 = one
-        size = np.uint64(BLOCK)
+        size = np.uint64(block)
         while a0 <= hmin:
             a1 = min(a0 + size, hmin + one)
             if _block_has(g, r, offs, nk, a0, a1, c, top):
                 _mark_block(g, r, offs, nk, a0, a1, seen, stamp)
                 return True
             a0 = a1
-            size = min(size + size, np.uint64(BLOCK_MAX))
+            size = min(size + size, np.uint64(block_max))
         for j in range(nk):
             h = np.uint64(ms[j0 + j] // 2)
             o = offs[j]
@@ -112,14 +143,15 @@ def _splits_have(g, r, ms, L, c, top, seen, stamp, offs):
     return False
 
 
-@njit(cache=True)
-def _fill(g, r, n0, n1, take_all, leave_one, split, seen, cap, cbox):
+@kernel
+def _fill(g, r, n0, n1, take_all, leave_one, split, seen, cap, cbox, block, block_max):
     """Compute ``g[n]`` for ``n0 <= n < n1`` (two-heap moves at most).
 
     ``r`` is the reversed copy (``r[len(r)-1-i] = g[i]``, ``len(r) >= n1``),
-    ``seen`` a stamp array longer than ``cap + 1`` and ``cbox`` a scratch pair
-    of ``g``'s type whose second entry is that type's largest value.  Returns the first heap not
-    computed: ``n1``, or the heap whose value exceeds ``cap``.
+    ``seen`` a stamp array of ``table_size(cap)`` entries and ``cbox`` a
+    scratch pair of ``g``'s type whose second entry is that type's largest
+    value.  Returns the first heap not computed: ``n1``, or the heap whose
+    value exceeds ``cap``.
     """
     L = r.shape[0]
     ms = np.empty(split.shape[0], dtype=np.int64)
@@ -136,7 +168,9 @@ def _fill(g, r, n0, n1, take_all, leave_one, split, seen, cap, cbox):
             if c > cap:
                 return n
             cbox[0] = c
-            if nm == 0 or not _splits_have(g, r, ms[:nm], L, cbox[0], top, seen, stamp, offs):
+            if nm == 0 or not _splits_have(
+                g, r, ms[:nm], L, cbox[0], top, seen, stamp, offs, block, block_max
+            ):
                 break
             seen[c] = stamp
         g[n] = c
@@ -144,7 +178,7 @@ def _fill(g, r, n0, n1, take_all, leave_one, split, seen, cap, cbox):
     return n1
 
 
-@njit(cache=True)
+@kernel
 def _fill_hex(g, n0, n1, take_all, leave_one, split, split3, seen, cap):
     """Compute ``g[n]`` for ``n0 <= n < n1`` by enumerating every move, three-heap ones too.
 
@@ -188,6 +222,7 @@ def run(code, heaps, prefix, on_chunk=None, chunk_seconds=CHUNK_SECONDS):
     with the values computed so far after each; promotes the value type when a
     value no longer fits.  Returns the values as a new array.
     """
+    check_prefix(prefix, code, MAX_VALUE)
     take_all, leave_one, split, split3 = _as_kernel_arrays(code)
     dtype = np.dtype(prefix.dtype if prefix.size else np.uint8)
     g = np.zeros(heaps, dtype=dtype)
@@ -196,7 +231,7 @@ def run(code, heaps, prefix, on_chunk=None, chunk_seconds=CHUNK_SECONDS):
     r = np.zeros(0 if hexa else heaps, dtype=dtype)
     if not hexa:
         r[heaps - 1 - np.arange(prefix.size)] = prefix
-    seen = np.zeros(_cap(dtype) + 2, dtype=np.int64)
+    seen = np.zeros(table_size(_cap(dtype)), dtype=np.int64)
     n = max(prefix.size, 1)
     chunk = FIRST_CHUNK
     while n < heaps:
@@ -207,7 +242,7 @@ def run(code, heaps, prefix, on_chunk=None, chunk_seconds=CHUNK_SECONDS):
             stop = _fill_hex(g, n, n1, take_all, leave_one, split, split3, seen, cap)
         else:
             cbox = np.array([0, np.iinfo(dtype).max], dtype=dtype)
-            stop = _fill(g, r, n, n1, take_all, leave_one, split, seen, cap, cbox)
+            stop = _fill(g, r, n, n1, take_all, leave_one, split, seen, cap, cbox, BLOCK, BLOCK_MAX)
         elapsed = time.perf_counter() - t0
         if stop < n1:
             if dtype == DTYPES[-1]:
@@ -217,7 +252,7 @@ def run(code, heaps, prefix, on_chunk=None, chunk_seconds=CHUNK_SECONDS):
             dtype = np.dtype(DTYPES[DTYPES.index(dtype.type) + 1])
             g = g.astype(dtype)
             r = r.astype(dtype)
-            seen = np.zeros(_cap(dtype) + 2, dtype=np.int64)
+            seen = np.zeros(table_size(_cap(dtype)), dtype=np.int64)
         chunk = next_chunk(stop - n, elapsed, chunk_seconds)
         n = stop
         if on_chunk is not None:

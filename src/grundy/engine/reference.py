@@ -1,4 +1,4 @@
-"""The obviously correct engine: plain Python, one move at a time (SPEC.md §2).
+"""The obviously correct engine: plain Python, one move at a time, the mex by its definition.
 
 Slow on purpose; every fast kernel is tested against it.
 """

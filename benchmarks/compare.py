@@ -1,0 +1,147 @@
+"""This version of ``grundy`` against an earlier one, side by side: wall time, CPU time, peak memory.
+
+Every row runs as a whole command (``python -m grundy ...``, start-up
+included) for both versions, alternating, several times; the table gives
+medians and the ratio this/base, with the target the row must meet.  The
+machine may be shared and noisy, which is why both versions run in the same
+loop; CPU time (user + system) is printed beside wall time because it is
+less disturbed by other work.  Not part of the test suite.
+
+The earlier version lives in its own environment, installed (not editable)::
+
+    git worktree add /tmp/base 70972ac
+    python -m venv /tmp/base-venv && /tmp/base-venv/bin/pip install /tmp/base
+    taskset -c 0 python benchmarks/compare.py --base /tmp/base-venv/bin/python
+    python benchmarks/compare.py --base /tmp/base-venv/bin/python --quick   # small rows only
+
+``taskset -c 0`` gives the one-core figures (the targets are one-core);
+without it, the commands may use both cores.  ``--rows`` picks rows by name.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    args: tuple[str, ...]
+    ratio: float | None
+    """The target: this version's median wall time over the base's, at most this."""
+    wall: float | None = None
+    """The target: this version's median wall time in seconds, under this."""
+    big: bool = False
+    fresh: bool = False
+    """Run with an empty numba cache (a first run after a fresh install)."""
+    small: bool = False
+    """A small command: its peak memory must stay under SMALL_COMMAND_MB."""
+
+
+ROWS = (
+    Row("help", ("--help",), None, wall=0.2, small=True),
+    Row("values-137-1000", ("values", "·137", "--heaps", "1000", "--json"), 0.25, wall=0.3, small=True),
+    Row("values-354-1e6", ("values", "·354", "--heaps", "1000000"), 0.4),
+    Row("settle-16", ("settle", "·16"), 0.35),
+    Row("settle-354", ("settle", "·354"), 0.7, big=True),
+    Row("values-6-2^22", ("values", "·6", "--heaps", str(1 << 22)), 0.5, big=True),
+    Row("values-16-2^24", ("values", "·16", "--heaps", str(1 << 24)), 0.5, big=True),
+    Row("survey-fresh", ("survey", "--digits", "3", "--heaps", "2400"), None, wall=10.0, fresh=True),
+)
+SMALL_COMMAND_MB = 80
+
+
+@dataclass
+class Run:
+    wall: float
+    cpu: float
+    peak_mb: float
+    rc: int
+
+
+def run_once(python: str, row: Row, env: dict, scratch: Path) -> Run:
+    """One whole command; its own rusage (wait4), so peak memory is this child's alone."""
+    args = list(row.args)
+    env = dict(env)
+    env["GRUNDY_CACHE"] = str(scratch / "cache")
+    if row.fresh:
+        numba_cache = scratch / "numba"
+        shutil.rmtree(numba_cache, ignore_errors=True)
+        env["NUMBA_CACHE_DIR"] = str(numba_cache)
+    if row.name.startswith("survey"):
+        db = scratch / "survey.sqlite"
+        for p in scratch.glob("survey.sqlite*"):
+            p.unlink()
+        args += ["--db", str(db)]
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(
+        [python, "-m", "grundy", *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env
+    )
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+    if proc.returncode != 0:
+        print(f"    {python} {' '.join(args)} exited {proc.returncode}: {err.strip()[-300:]}")
+    return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, proc.returncode)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--base", required=True, help="python of the environment with the earlier version")
+    ap.add_argument("--runs", type=int, default=3, help="runs of each row and version (median)")
+    ap.add_argument("--quick", action="store_true", help="skip the big rows (about a minute each)")
+    ap.add_argument("--rows", nargs="*", help="only these rows (names as printed)")
+    args = ap.parse_args()
+
+    rows = [r for r in ROWS if (not args.quick or not r.big) and (not args.rows or r.name in args.rows)]
+    this_env = dict(os.environ, PYTHONPATH=str(HERE / "src"))
+    base_env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    versions = (("base", args.base, base_env), ("this", sys.executable, this_env))
+    with tempfile.TemporaryDirectory() as tmp:
+        scratch = Path(tmp)
+        for row in rows:  # warm the numba caches and the page cache, untimed (big rows warm themselves)
+            if not row.fresh and not row.big:
+                for _, python, env in versions:
+                    run_once(python, row, env, scratch)
+        header = (f"{'row':16} {'base s':>8} {'this s':>8} {'ratio':>6} {'target':>7} "
+                  f"{'cpu ratio':>9} {'base MB':>8} {'this MB':>8}  verdict")  # fmt: skip
+        print(f"median of {args.runs} runs each, alternating; affinity {sorted(os.sched_getaffinity(0))}")
+        print(header)
+        for row in rows:
+            runs: dict[str, list[Run]] = {"base": [], "this": []}
+            for _ in range(args.runs):
+                for label, python, env in versions:
+                    runs[label].append(run_once(python, row, env, scratch))
+            med = {k: Run(*(statistics.median(getattr(r, f) for r in v) for f in ("wall", "cpu", "peak_mb", "rc")))
+                   for k, v in runs.items()}  # fmt: skip
+            ratio = med["this"].wall / med["base"].wall
+            cpu_ratio = med["this"].cpu / med["base"].cpu if med["base"].cpu else float("nan")
+            ok = all(r.rc == 0 for r in runs["this"])
+            target = []
+            if row.ratio is not None:
+                target.append(f"<={row.ratio}")
+                ok &= ratio <= row.ratio
+            if row.wall is not None:
+                target.append(f"<{row.wall}s")
+                ok &= med["this"].wall < row.wall
+            if row.small:
+                ok &= med["this"].peak_mb < SMALL_COMMAND_MB
+            print(f"{row.name:16} {med['base'].wall:8.2f} {med['this'].wall:8.2f} {ratio:6.2f} "
+                  f"{','.join(target):>7} {cpu_ratio:9.2f} {med['base'].peak_mb:8.0f} "
+                  f"{med['this'].peak_mb:8.0f}  {'meets' if ok else 'MISSES'}", flush=True)  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

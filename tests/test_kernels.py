@@ -1,0 +1,147 @@
+"""The numba layer and the numpy path for small work: same values, limits that cannot go silently wrong."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grundy.codes import Code, family, parse
+from grundy.engine import _jit, compute, dense, small, sparse, warm_up
+from grundy.engine.reference import grundy_values
+from grundy.errors import ValueRangeError
+
+
+def ref(code, heaps):
+    return np.array(grundy_values(parse(code), heaps))
+
+
+@pytest.mark.parametrize("code", [str(c) for c in family(2)] + ["4·07", "4·3", "·6", "·354", "·16"])
+def test_small_path_equals_reference(code):
+    got = small.run(parse(code), 400, np.zeros(0, np.uint8))
+    assert np.array_equal(got, ref(code, 400))
+    assert got.dtype == compute(code, 400, engine="dense").dtype
+
+
+octal = st.builds(
+    lambda rest, last, d0: Code((d0, *rest, last)),
+    st.lists(st.integers(0, 7), min_size=0, max_size=4),
+    st.integers(1, 7),
+    st.sampled_from([0, 0, 0, 4]),
+)
+hexa = st.builds(
+    lambda rest, last: Code((0, *rest, last)),
+    st.lists(st.integers(0, 15), min_size=0, max_size=2),
+    st.integers(8, 15),
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.one_of(octal, hexa), st.integers(1, 300), st.integers(0, 300))
+def test_small_path_with_a_prefix_equals_the_kernels(code, heaps, known):
+    want = compute(code, heaps, engine="dense")
+    prefix = want[: min(known, heaps - 1)]
+    assert np.array_equal(small.run(code, heaps, prefix), want)
+
+
+def test_small_path_promotes_past_255():
+    # ·6 first reaches 256 at heap 10,344 (docs): the numpy path keeps the kernels' types.
+    got = small.run(parse("·6"), 10_400, np.zeros(0, np.uint8))
+    assert got.dtype == np.uint16 and np.array_equal(got, compute("·6", 10_400, engine="dense"))
+
+
+def test_small_work_is_only_small():
+    assert small.suits(parse("·137"), small.SMALL_HEAPS)
+    assert not small.suits(parse("·137"), small.SMALL_HEAPS + 1)
+    assert not small.suits(parse("0x·9"), small.SMALL_HEAPS)
+
+
+def test_capacity_must_be_a_power_of_two_minus_one():
+    # Stamp tables are indexed by the XOR of two values: 300 ^ 211 = 511 would overflow 301 entries.
+    assert dense.check_capacity(dense.MAX_VALUE) == dense.MAX_VALUE
+    for bad in (0, 300, 1 << 20):
+        with pytest.raises(ValueError):
+            dense.check_capacity(bad)
+    assert dense.table_size(255) > 255 and dense.table_size(300) > 300 ^ 211
+
+
+@pytest.mark.parametrize("engine", ["dense", "sparse"])
+def test_lowered_limit_reaches_value_range_error(monkeypatch, engine):
+    # ·6 passes 255 at heap 10,344; with the limit at 255 every driver must refuse, not wrap.
+    monkeypatch.setattr(dense, "MAX_VALUE", 255)
+    monkeypatch.setattr(sparse, "MAX_VALUE", 255)
+    with pytest.raises(ValueRangeError):
+        compute("·6", 10_400, engine=engine)
+    with pytest.raises(ValueRangeError):
+        small.run(parse("·6"), 10_400, np.zeros(0, np.uint8))
+
+
+def test_limit_not_a_power_of_two_still_stays_in_bounds(monkeypatch):
+    # A limit of 300 (not 2^k - 1): values past it are refused, and XORs up to 511 stay in the tables.
+    monkeypatch.setattr(dense, "MAX_VALUE", 300)
+    monkeypatch.setattr(sparse, "MAX_VALUE", 300)
+    want = ref("·6", 10_400)
+    assert want.max() <= 300
+    assert np.array_equal(compute("·6", 10_400, engine="dense"), want)
+    assert np.array_equal(compute("·6", 10_400, engine="sparse"), want)
+
+
+@pytest.mark.parametrize("engine", ["dense", "sparse"])
+def test_prefix_beyond_the_limit_is_refused(monkeypatch, engine):
+    prefix = compute("·6", 10_400, engine="dense")
+    monkeypatch.setattr(dense, "MAX_VALUE", 255)
+    monkeypatch.setattr(sparse, "MAX_VALUE", 255)
+    with pytest.raises(ValueRangeError, match="above 255"):
+        compute("·6", 10_500, engine=engine, prefix=prefix)
+
+
+def test_negative_or_fractional_prefix_is_refused():
+    with pytest.raises(ValueError):
+        compute("·137", 50, prefix=np.array([0, -1, 1]))
+    with pytest.raises(ValueError):
+        compute("·137", 50, prefix=np.array([0.0, 1.0, 1.0]))
+
+
+def test_warm_up_compiles_every_value_type_a_depth_needs():
+    warm_up(2400, hexadecimal=True)
+    if _jit.SOURCE_DIGEST == "" or not hasattr(dense._fill, "signatures"):
+        pytest.skip("kernels run as Python (NUMBA_DISABLE_JIT)")
+    for kern in (dense._fill, dense._fill_hex, sparse._fill):
+        types = {str(sig[0].dtype) for sig in kern.signatures}
+        assert {"uint8", "uint16"} <= types, kern
+
+
+def test_cache_key_holds_every_kernel_source():
+    compute("·354", 6000, engine="dense")
+    files = {f.rsplit("/", 1)[-1] for f in _jit._SOURCES}
+    assert {"dense.py", "sparse.py", "moves.py", "_jit.py"} <= files
+    assert len(_jit.SOURCE_DIGEST) == 64
+    if not hasattr(dense._fill, "signatures"):
+        pytest.skip("kernels run as Python (NUMBA_DISABLE_JIT)")
+    sig = dense._fill.signatures[0]
+    key = dense._fill._cache._index_key(sig, dense._fill.targetctx.codegen())
+    assert key[-1] == _jit.SOURCE_DIGEST
+
+
+@pytest.mark.parametrize("order", sparse.ORDERS)
+def test_every_order_of_the_scans_gives_the_same_values(order):
+    # The order changes only when a scan stops, never what it finds: every one-digit code of
+    # up to 3 digits, with the best mask and a poor one, against the dense engine.
+    checked = 0
+    for code in family(3):
+        if not sparse.applies(code) or len(code.split_two) != 1:
+            continue
+        want = compute(code, 3000, engine="dense")
+        for mask in (None, sparse.Mask(1)):
+            run = sparse.SparseRun(code, 3000, mask=mask, order=order)
+            assert np.array_equal(run.extend(3000), want), (code, mask, order)
+        checked += 1
+    assert checked > 100
+
+
+def test_auto_order_keeps_the_one_that_scanned_fewest_pairs():
+    run = sparse.SparseRun(parse("·16"), 100_000)
+    assert np.array_equal(run.extend(100_000), compute("·16", 100_000, engine="dense"))
+    assert set(run.pairs) == set(sparse.WAYS.values())
+    assert run.pairs[run._way()] == min(run.pairs.values())
+    with pytest.raises(ValueError):
+        sparse.SparseRun(parse("·16"), 10, order="sideways")
