@@ -1,5 +1,6 @@
 """The family runner: any fn(code) -> dict over any executor, stored as it finishes, resumable."""
 
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 
 import pytest
@@ -55,12 +56,15 @@ def test_records_of_another_analysis_are_recomputed(tmp_path):
         assert cat.stored_records("describe", {}, 2) == set(CODES)
 
 
-def test_warm_up_runs_once_and_only_with_work_to_do(tmp_path):
+def test_warm_up_runs_once_before_workers_and_only_with_work_to_do(tmp_path):
     calls = []
-    with Catalogue(tmp_path / "c.sqlite") as cat:
+    with Catalogue(tmp_path / "c.sqlite") as cat, ThreadPoolExecutor(2) as pool:
         for _ in range(2):
-            run(describe, CODES, cat, Records("describe"), warm_up=lambda: calls.append(1))
-    assert calls == [1]
+            run(describe, CODES, cat, Records("describe"), executor=pool,
+                warm_up=lambda: calls.append(1))
+        assert calls == [1]
+        run(describe, CODES, cat, Records("serial"), warm_up=lambda: calls.append(2))
+    assert calls == [1], "a serial run compiles as it goes: nothing runs beside it"
 
 
 def test_settle_many_stores_what_settle_finds(tmp_path):

@@ -25,6 +25,18 @@ def test_import_grundy_loads_neither_numpy_nor_numba():
     assert "numba" not in _modules_after("from grundy import compute, Code, Sequence")
 
 
+def test_every_kernel_goes_through_the_jit_layer():
+    """The analyses' kernels are declared with engine._jit.kernel: importing them loads no
+    numba, and their sources key the cache with the engine's."""
+    loaded = _modules_after(
+        "import grundy.periods, grundy.trajectory, grundy.rare\n"
+        "from grundy.engine import _jit\n"
+        "assert any(p.endswith('periods.py') for p in _jit._SOURCES), _jit._SOURCES\n"
+        "assert any(p.endswith('counts.py') for p in _jit._SOURCES), _jit._SOURCES"
+    )
+    assert "numba" not in loaded
+
+
 def test_help_loads_no_command_module():
     loaded = _modules_after(
         "from grundy.cli import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass"

@@ -67,9 +67,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 import numpy as np
-from numba import njit
 
 from .codes import Code
+from .engine._jit import kernel
 from .errors import UsageError
 
 
@@ -183,7 +183,7 @@ def as_values(values, signed: bool = True) -> np.ndarray:
     return np.ascontiguousarray(g, dtype=np.int64 if signed else None)
 
 
-@njit(cache=True)
+@kernel
 def _reading_at(g, lo, d, arithmetic):
     """``(s, p)`` of the reading at depth ``d`` over heaps ``lo..d-1``, or ``(-1, -1)``.
 
@@ -216,7 +216,7 @@ def _reading_at(g, lo, d, arithmetic):
     return best_s, best_p
 
 
-@njit(cache=True)
+@kernel
 def _held_to(g, start, period, saltus):
     i = start
     while i + period < g.size and g[i + period] - g[i] == saltus:

@@ -82,9 +82,10 @@ def run(
     ``fn`` takes the code's canonical string and must pickle for a process
     pool or Dask (a module-level function, or ``functools.partial`` of one).
     Codes in ``recompute`` are computed again even when stored.  Codes go to
-    ``executor`` (serial when None) ``batch`` at a time; ``warm_up()`` runs
-    once in this process before the first is submitted (to fill the numba
-    cache that workers load).  ``on_progress(done, total)`` is called at the
+    ``executor`` (serial when None) ``batch`` at a time; with another
+    executor, ``warm_up()`` runs once in this process before the first is
+    submitted (to fill the numba cache that workers load; a serial run
+    compiles what it uses as it goes).  ``on_progress(done, total)`` is called at the
     start and after each code is stored, ``on_result(output)`` with each.
     """
     names = list(dict.fromkeys(str(parse(c)) for c in codes))
@@ -94,10 +95,11 @@ def run(
     done = len(names) - len(todo)
     if on_progress is not None:
         on_progress(done, len(names))
-    if todo and warm_up is not None:
+    executor = executor or SerialExecutor()
+    if todo and warm_up is not None and not isinstance(executor, SerialExecutor):
         warm_up()
     computed = 0
-    for outputs in batch_results(executor or SerialExecutor(), _map, todo, batch, fn):
+    for outputs in batch_results(executor, _map, todo, batch, fn):
         for output in outputs:
             entry.store(catalogue, output)
             computed += 1

@@ -97,11 +97,19 @@ def survey_code(code: Code | str, heaps: int = DEFAULT_HEAPS) -> dict:
     return analyse(code, heaps)[0]
 
 
-def warm_up() -> None:
-    """Compile (or load from the numba cache) every kernel before workers start."""
-    survey_code("·137", 200)
-    survey_code("4·07", 200)
-    survey_code("·6", 300)
+def warm_up(heaps: int = DEFAULT_HEAPS, hexadecimal: bool = True) -> None:
+    """Compile (or load from numba's cache) every kernel a survey to ``heaps`` may run, in this
+    process, before any worker starts: the engines' and the readings' kernels for each value
+    type the values may take (no two processes ever compile at once, see
+    :mod:`grundy.engine._jit`)."""
+    from .engine import value_types
+    from .engine import warm_up as warm_engine
+    from .trajectory import trajectory
+
+    warm_engine(heaps, hexadecimal=hexadecimal)
+    result, values = analyse("·137", 200)
+    for dtype in value_types(heaps, hexadecimal=hexadecimal):
+        trajectory(values.astype(dtype), "·137")
 
 
 @dataclass(frozen=True)
@@ -159,7 +167,7 @@ def run(
         executor=executor,
         batch=batch,
         recompute=[*recompute, *damaged],
-        warm_up=warm_up,
+        warm_up=partial(warm_up, heaps, any(parse(c).hexadecimal for c in names)),
         on_result=None if on_result is None else lambda output: on_result(output[0]),
         on_progress=on_progress,
     )

@@ -29,9 +29,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import njit
 
 from .codes import Code, parse
+from .engine._jit import kernel
 from .errors import CertificateError
 from .periods import Reading, as_values, held_to, parts, tight_window, window
 
@@ -314,7 +314,7 @@ def _kind(period: int, final: Reading | None) -> str:
     return KINDS[2]
 
 
-@njit(cache=True)
+@kernel
 def _find(nxt, e):
     """The first unpainted end ``>= e`` (union-find with path halving)."""
     while nxt[e] != e:
@@ -323,14 +323,14 @@ def _find(nxt, e):
     return e
 
 
-@njit(cache=True)
+@kernel
 def _grow(a, n):
     out = np.empty(max(2 * a.size, n), a.dtype)
     out[: a.size] = a
     return out
 
 
-@njit(cache=True)
+@kernel
 def _runs(x, arithmetic):
     """Every run of ``x``: arrays ``i, j, p, saltus``, each a maximal ``[i, j]`` of smallest
     period ``p`` and length ``j - i + 1 >= 2p`` (``x[k + p] - x[k]`` constant, the saltus, for
@@ -413,7 +413,7 @@ def _runs(x, arithmetic):
     return run_i[:nruns], run_j[:nruns], run_p[:nruns], run_s[:nruns]
 
 
-@njit(cache=True)
+@kernel
 def _readings(x, arithmetic):
     """The reading at every end ``e`` of ``x``: arrays ``start, period`` (-1 where none).
 

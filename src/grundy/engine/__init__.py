@@ -111,23 +111,33 @@ def compute_with_stats(
     return dense.run(code, heaps, known, on_chunk), None
 
 
+def value_types(heaps: int, *, hexadecimal: bool = True) -> tuple:
+    """The value types that codes of up to 16 digits can reach within ``heaps`` heaps.
+
+    A value is at most the number of moves from a heap: for each digit, two
+    that leave at most one heap, ``n/2`` splits in two and, when
+    ``hexadecimal``, ``n²/12`` in three.
+    """
+    moves = 16 * (2 + heaps // 2 + (heaps * heaps // 12 if hexadecimal else 0))
+    out = []
+    for dtype in dense.DTYPES:
+        out.append(dtype)
+        if moves <= np.iinfo(dtype).max:
+            break
+    return tuple(out)
+
+
 def warm_up(heaps: int = 1 << 20, *, hexadecimal: bool = True) -> None:
     """Compile (or load from numba's cache) every kernel signature that work to ``heaps`` may use.
 
     The sparse and the dense kernels, and the three-heap kernel of
-    hexadecimal codes unless ``hexadecimal`` is false, for each value type
-    that codes of up to 16 digits can reach within ``heaps`` heaps (a value
-    is at most the number of moves from a heap: for each digit, two that
-    leave at most one heap, ``n/2`` splits in two, ``n²/12`` in three).  A
-    survey calls it in the parent before its workers start, so that no two
-    processes compile at once (see :mod:`._jit`).
+    hexadecimal codes unless ``hexadecimal`` is false, for each of
+    :func:`value_types`.  A survey calls it in the parent before its workers
+    start, so that no two processes compile at once (see :mod:`._jit`).
     """
-    moves = 16 * (2 + heaps // 2 + (heaps * heaps // 12 if hexadecimal else 0))
-    for dtype in dense.DTYPES:
+    for dtype in value_types(heaps, hexadecimal=hexadecimal):
         prefix = np.zeros(1, dtype=dtype)
         dense.run(parse("·6"), 40, prefix)
         if hexadecimal:
             dense.run(parse("0x·9"), 12, prefix)
         sparse.run(parse("·6"), 40, prefix, mask=sparse.Mask(1))
-        if moves <= np.iinfo(dtype).max:
-            break

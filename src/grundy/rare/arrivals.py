@@ -6,10 +6,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import njit
 
 from ..classes import RareClass, block_counts, rare_heaps, value_counts
 from ..codes import Code, parse
+from ..engine._jit import kernel
 from ..errors import UsageError
 
 MODULI = range(2, 25)
@@ -151,7 +151,7 @@ def first_empty_modulus(heaps: np.ndarray, start: int = 2) -> int:
     return m
 
 
-@njit(cache=True)
+@kernel
 def _tail_period(g, start, end, pmax):
     """The least ``p <= pmax`` with ``g[i] == g[i - p]`` for ``start <= i < end``, or 0.
 

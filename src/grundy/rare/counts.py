@@ -14,17 +14,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import njit
 
 from ..classes import RareClass, best_mask, rare_heaps
 from ..codes import Code, parse
+from ..engine._jit import kernel
 from ..errors import UsageError
 
 CHUNK = 50_000
 """Heaps per kernel call in the counting loops, so that progress can be shown."""
 
 
-@njit(cache=True)
+@kernel
 def _tally(g, rare, target, split, other, lo, hi, counts, supplies, sole, stamp):
     """Splits worth ``v`` at each heap ``lo <= n < hi``, found through their one rare part.
 
@@ -59,7 +59,7 @@ def _tally(g, rare, target, split, other, lo, hi, counts, supplies, sole, stamp)
             sole[first] += 1
 
 
-@njit(cache=True)
+@kernel
 def _tally_dense(g, v, split, split3, lo, hi, counts, triples):
     """Splits (``counts``) and three-heap moves (``triples``) worth ``v`` per heap, enumerated."""
     for n in range(lo, hi):
