@@ -131,7 +131,7 @@ def test_every_order_of_the_scans_gives_the_same_values(order):
         if not sparse.applies(code) or len(code.split_two) != 1:
             continue
         want = compute(code, 3000, engine="dense")
-        for mask in (None, sparse.Mask(1)):
+        for mask in (None, sparse.even_class(1)):
             run = sparse.SparseRun(code, 3000, mask=mask, order=order)
             assert np.array_equal(run.extend(3000), want), (code, mask, order)
         checked += 1

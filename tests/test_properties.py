@@ -62,7 +62,7 @@ def test_sparse_engine_is_exact_for_every_class(code, bits, position, heaps, kno
         position = False
     want = compute(code, heaps, engine="dense")
     prefix = want[: min(known, heaps - 1)]
-    got, stats = sparse.run(code, heaps, prefix, mask=sparse.Mask(bits, position))
+    got, stats = sparse.run(code, heaps, prefix, mask=sparse.even_class(bits, position))
     assert np.array_equal(got, want)
     assert got.dtype == want.dtype
     assert (stats.mask, stats.position) == (bits, position)
@@ -163,7 +163,7 @@ def test_promotion_climbs_every_type_then_refuses(engine, monkeypatch):
         monkeypatch.setattr(dense, "MAX_VALUE", 3)
 
         def run(on_chunk):
-            sparse.run(Code((0, 7, 7)), 50, np.zeros(0, np.uint8), on_chunk, mask=sparse.Mask(1))
+            sparse.run(Code((0, 7, 7)), 50, np.zeros(0, np.uint8), on_chunk, mask=sparse.even_class(1))
 
     seen, message = _ladder(run, module, monkeypatch, 3)
     assert [np.dtype(t) for t in dict.fromkeys(seen)][-2:] == [np.uint16, np.uint32]

@@ -7,6 +7,7 @@ sources are in ``src/grundy/data/README.md``), none from this toolkit's output.
 import pytest
 
 from grundy import published
+from grundy.classes import RareClass
 from grundy.codes import parse
 from grundy.engine import compute
 from grundy.published import PublishedDataError, expand
@@ -37,8 +38,8 @@ def test_lookups():
     assert published.equivalent("·137") == parse("·4")  # the same values two heaps later
     assert published.equivalent("·1377") is None
     assert published.oeis("·77").a_number == "A002186" and published.oeis("·6") is None
-    assert str(published.game("·127").mask) == "1+position"
-    assert published.game("·354").mask.bits == 0x3F
+    assert published.game("·127").mask.label == "1+position"
+    assert published.game("·354").mask == RareClass(0x3F, 0)
     with pytest.raises(PublishedDataError):
         published.game("·6").sequence(10)
 

@@ -79,14 +79,36 @@ def test_walsh_hadamard_gives_every_mask_count(vs):
 
 
 @given(st.lists(st.integers(0, 31), min_size=2, max_size=40), st.integers(1, 31))
-def test_best_mask_is_a_fewest_heaps_class_holding_v(vs, v):
+def test_fewest_finds_a_fewest_heaps_odd_class_holding_v(vs, v):
     arr = np.array([0, *vs])
-    m = R.best_mask(arr, v)
-    assert R.RareClass(m).holds(v)
+    cls, count = R.fewest(arr, 1, holding=v)
+    assert cls.holds(v) and cls.parity == 1 and not cls.position
     fewest = min(
         R.rare_heaps(arr, R.RareClass(x)).size for x in range(1, 32) if R.RareClass(x).holds(v)
     )
-    assert R.rare_heaps(arr, R.RareClass(m)).size == fewest
+    assert R.rare_heaps(arr, cls).size == fewest == count
+
+
+@given(st.lists(st.integers(0, 31), min_size=2, max_size=40), st.integers(0, 1),
+       st.sampled_from([None, 0, 1]))
+def test_fewest_is_the_naive_minimum_over_every_class(vs, q, pi):
+    """Every mask below 2**bits of the largest value, both parities, and the position variant,
+    against a count by hand."""
+    arr = np.array([0, *vs])
+    size = 1 << max(int(arr.max()).bit_length(), 1)
+
+    def count(m, position):
+        return sum(
+            ((int(arr[x]) & m).bit_count() + (x + pi if position else 0)) % 2 == q
+            for x in range(1, arr.size)
+        )
+
+    cls, n = R.fewest(arr, q, split_parity=pi)
+    best = min(count(m, False) for m in range(1, size))
+    if pi is not None:
+        best = min(best, *(count(m, True) for m in range(1, size)))
+    assert n == best == count(cls.mask, cls.position)
+    assert n == R.rare_heaps(arr, cls, 1, pi).size
 
 
 # ---------------------------------------------------------------- thinning and the survey
@@ -412,7 +434,7 @@ def test_ledger_matches_brute_force(code, heaps, v):
     led = R.ledger(code, g, v, below=150)
     supplies, sole = brute_ledger(code, g, v, led.mask)
     cls = R.RareClass(led.mask)
-    assert led.mask == R.best_mask(g, v)
+    assert led.mask == R.fewest(g, 1, holding=v)[0].mask
     assert {s.heap for s in led.suppliers} == {r for r in range(1, 150) if cls.holds(g[r])}
     for s in led.suppliers:
         assert (s.supplies, s.sole, s.value) == (

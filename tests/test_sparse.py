@@ -17,9 +17,9 @@ from grundy.sequence import Sequence, paths
 
 def _masks(code, values):
     """The best mask for ``values`` and poor ones (1, 2 and position variants where they apply)."""
-    out = [sparse.best_mask(code, values)[0], sparse.Mask(1), sparse.Mask(2)]
+    out = [sparse.best_mask(code, values)[0], sparse.even_class(1), sparse.even_class(2)]
     if sparse.split_parity(code) is not None:
-        out += [sparse.Mask(1, True), sparse.Mask(3, True)]
+        out += [sparse.even_class(1, True), sparse.even_class(3, True)]
     return out
 
 
@@ -50,7 +50,7 @@ def _sweep(heaps, masks):
 def test_every_code_of_three_digits_matches_dense():
     """Every code, two masks, 1,500 heaps (the slow twin goes to 20,000 with every kind of mask;
     test_properties.py draws masks at random)."""
-    _sweep(1500, lambda code, values: [sparse.Mask(1), sparse.Mask(1, True)])
+    _sweep(1500, lambda code, values: [sparse.even_class(1), sparse.even_class(1, True)])
 
 
 @pytest.mark.slow
@@ -67,7 +67,7 @@ def test_named_codes_deeper_with_any_mask(text):
     for mask in _masks(code, want):
         got, stats = _sparse(code, heaps, mask)
         assert np.array_equal(got, want), mask
-        assert (stats.mask, stats.position) == (mask.bits, mask.position)
+        assert (stats.mask, stats.position) == (mask.mask, mask.position)
 
 
 @pytest.mark.parametrize("text", ["·354", "·16", "·6"])
@@ -75,7 +75,7 @@ def test_mask_that_makes_every_heap_rare(text):
     """A mask above every value: no value is common, every candidate lies beyond the type."""
     code = parse(text)
     want = compute(code, 2500, engine="dense")
-    got, stats = _sparse(code, 2500, sparse.Mask(1 << 12))
+    got, stats = _sparse(code, 2500, sparse.even_class(1 << 12))
     assert np.array_equal(got, want)
     assert stats.rare_heaps == 2499
 
@@ -83,7 +83,7 @@ def test_mask_that_makes_every_heap_rare(text):
 def test_promotion_past_255_in_the_sparse_kernel():
     code = parse("·6")
     want = compute(code, 62_000, engine="dense")
-    got, _ = _sparse(code, 62_000, sparse.Mask(494))
+    got, _ = _sparse(code, 62_000, sparse.even_class(494))
     assert want.max() > 255 and got.dtype == np.uint16
     assert np.array_equal(got, want)
 
@@ -127,9 +127,9 @@ def test_engine_choice():
 @pytest.mark.parametrize(
     "text, mask, engine",
     [
-        ("·354", sparse.Mask(1, True), "sparse"),
-        ("·354", sparse.Mask(1), "dense"),
-        ("0x·9", sparse.Mask(1), "sparse"),
+        ("·354", sparse.even_class(1, True), "sparse"),
+        ("·354", sparse.even_class(1), "dense"),
+        ("0x·9", sparse.even_class(1), "sparse"),
     ],
 )
 def test_forced_mask_must_make_sense(text, mask, engine):
@@ -139,13 +139,13 @@ def test_forced_mask_must_make_sense(text, mask, engine):
 
 def test_mask_must_be_positive():
     with pytest.raises(UsageError):
-        sparse.Mask(0)
+        sparse.even_class(0)
 
 
 def _naive_rare(values, mask, pi):
     out = []
     for x in range(1, len(values)):
-        p = (int(values[x]) & mask.bits).bit_count() % 2
+        p = (int(values[x]) & mask.mask).bit_count() % 2
         if mask.position:
             p ^= x & 1
             if p == pi:
@@ -163,7 +163,7 @@ def test_best_mask_is_the_naive_minimum(text):
     counts = {}
     for bits in range(1, 2 ** int(values.max()).bit_length()):
         for position in (False, True) if pi is not None else (False,):
-            mask = sparse.Mask(bits, position)
+            mask = sparse.even_class(bits, position)
             counts[mask] = len(_naive_rare(values, mask, pi))
             assert counts[mask] == sparse.rare_heaps(code, values, mask).size
     mask, rare = sparse.best_mask(code, values)
@@ -173,7 +173,7 @@ def test_best_mask_is_the_naive_minimum(text):
 def test_statistics_are_those_of_the_values():
     code = parse("·354")
     values, stats = _sparse(code, 20_000)
-    rare = _naive_rare(values, sparse.Mask(stats.mask, stats.position), None)
+    rare = _naive_rare(values, sparse.even_class(stats.mask, stats.position), None)
     assert stats.rare_heaps == len(rare) and stats.last_rare == rare[-1]
     assert stats.max == values.max() and stats.argmax == int(np.argmax(values))
     assert set(stats.to_dict()) == {"mask", "position", "rare_heaps", "last_rare", "max", "argmax"}

@@ -33,6 +33,7 @@ import numpy as np
 
 from grundy.catalogue import Catalogue
 from grundy.checkpoint import cache_dir, file_stem, load_existing
+from grundy.classes import RareClass
 from grundy.codes import family, parse
 from grundy.engine import choose, compute_with_stats, sparse
 from grundy.executors import default_executor
@@ -204,12 +205,12 @@ def settled_further(
 # ---------------------------------------------------------------- checking certificates
 
 
-def other_mask(code, values: np.ndarray, used: sparse.Mask | None) -> sparse.Mask:
+def other_mask(code, values: np.ndarray, used: RareClass | None) -> RareClass:
     """The plain mask, other than ``used``, that makes the fewest of ``values`` rare."""
     top = max(1, int(values.max()))
     best = None
     for bits in range(1, 1 << top.bit_length()):
-        m = sparse.Mask(bits)
+        m = sparse.even_class(bits)
         if m != used:
             n = sparse.rare_heaps(code, values, m).size
             best = min(best or (n, m), (n, m), key=lambda x: x[0])
@@ -234,7 +235,7 @@ def check(row: dict, kept: np.ndarray | None) -> dict:
         engine = "dense"
     else:
         engine = "sparse"
-        used = sparse.Mask(row["mask"], bool(row["position"])) if row["mask"] else None
+        used = sparse.even_class(row["mask"], bool(row["position"])) if row["mask"] else None
         mask = other_mask(code, kept, used)
     values = compute_with_stats(code, depth, engine=engine, mask=mask)[0].astype(np.int64)
     n = min(depth, 0 if kept is None else kept.size)

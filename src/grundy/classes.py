@@ -22,6 +22,8 @@ CONVENTIONS = {
     1: "parity 1: the class XOR respects (odd count of mask bits)",
     0: "parity 0: the sparse-space convention (even count of mask bits, holds 0)",
 }
+_SLICE = 1 << 20
+"""Heaps per numpy pass in :func:`rare_heaps` and :func:`histogram` (bounds their scratch memory)."""
 
 
 def parity(values: np.ndarray, mask: int) -> np.ndarray:
@@ -32,12 +34,26 @@ def parity(values: np.ndarray, mask: int) -> np.ndarray:
     return x & 1
 
 
+def table(mask: int, size: int) -> np.ndarray:
+    """``popcount(v & mask) & 1`` for ``0 <= v < size`` (uint8): a class as a lookup table."""
+    return parity(np.arange(size, dtype=np.int64), mask).astype(np.uint8)
+
+
 @dataclass(frozen=True)
 class RareClass:
-    """The values ``v`` with ``popcount(v & mask) % 2 == parity``."""
+    """A class of values, and of the heaps worth them: ``popcount(v & mask) % 2 == parity``.
+
+    With ``position`` the heap's own parity counts too (the position variant
+    of the sparse-space method, for codes whose split digits all have one
+    parity ``π``): heap ``x`` is in the class when
+    ``popcount(G(x) & mask) + x + π`` has the class's parity.  The sparse
+    engine's rare heaps are those of an even class (parity 0), with or
+    without the position variant.
+    """
 
     mask: int
     parity: int = 1
+    position: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.mask, (int, np.integer)) or self.mask < 1:
@@ -46,11 +62,14 @@ class RareClass:
             raise UsageError(f"a class parity is 0 or 1, not {self.parity!r}")
 
     def contains(self, values) -> np.ndarray:
-        """A boolean array: which entries of ``values`` lie in the class."""
+        """A boolean array: which entries of ``values`` lie in the class (not for a position
+        class, whose heaps depend on their numbers: see :func:`rare_heaps`)."""
+        if self.position:
+            raise UsageError(f"the {self.name} depends on the heaps, not only their values")
         return parity(values, self.mask) == self.parity
 
     def holds(self, v: int) -> bool:
-        """Whether the single value ``v`` lies in the class."""
+        """Whether the single value ``v`` lies in the class (a plain class)."""
         return (int(v) & self.mask).bit_count() % 2 == self.parity
 
     @property
@@ -60,17 +79,37 @@ class RareClass:
 
     @property
     def name(self) -> str:
-        """``odd class of mask m`` (parity 1) or ``even class of mask m`` (parity 0)."""
-        return f"{'odd' if self.parity else 'even'} class of mask {self.mask}"
+        """``odd class of mask m`` (parity 1) or ``even class of mask m`` (parity 0), and
+        ``with the heap's parity`` for the position variant."""
+        kind = "odd" if self.parity else "even"
+        return f"{kind} class of mask {self.mask}" + (" with the heap's parity" if self.position else "")
+
+    @property
+    def label(self) -> str:
+        """The compact label of the sparse-space tables: ``6``, or ``6+position``."""
+        return f"{self.mask}" + ("+position" if self.position else "")
 
     def __str__(self) -> str:
-        return f"mask {self.mask}, parity {self.parity}"
+        return f"mask {self.mask}, parity {self.parity}" + (", position" if self.position else "")
 
 
-def rare_heaps(values: np.ndarray, cls: RareClass, after: int = 1) -> np.ndarray:
-    """The heaps ``n >= max(after, 1)`` whose value is in ``cls``, in order."""
-    start = max(int(after), 1)
-    return np.flatnonzero(cls.contains(values[start:])).astype(np.int64) + start
+def rare_heaps(values: np.ndarray, cls: RareClass, after: int = 1,
+               split_parity: int | None = None) -> np.ndarray:
+    """The heaps ``n >= max(after, 1)`` in ``cls``, in order (``split_parity``: the ``π`` of a
+    position class)."""
+    if cls.position and split_parity is None:
+        raise UsageError("the position variant needs split digits of one parity")
+    start, n = max(int(after), 1), len(values)
+    lookup = table(cls.mask, int(values[start:].max()) + 1 if n > start else 1)
+    shift = (split_parity or 0) if cls.position else 0
+    out = []
+    for lo in range(start, n, _SLICE):
+        hi = min(n, lo + _SLICE)
+        klass = lookup[values[lo:hi]] ^ shift
+        if cls.position:
+            klass[(lo & 1) ^ 1 :: 2] ^= 1
+        out.append(np.flatnonzero(klass == cls.parity) + lo)
+    return np.concatenate(out).astype(np.int64) if out else np.zeros(0, dtype=np.int64)
 
 
 def block_counts(values: np.ndarray, cls: RareClass, block: int) -> np.ndarray:
@@ -98,6 +137,21 @@ def walsh_hadamard(h: np.ndarray) -> np.ndarray:
     return w
 
 
+def histogram(values: np.ndarray, size: int, position: bool = False) -> np.ndarray:
+    """How many heaps ``1..N-1`` hold each value ``v < size``; with ``position``, each (value,
+    heap parity) pair, at ``v + size·(x & 1)``."""
+    n = len(values)
+    h = np.zeros(2 * size if position else size, dtype=np.int64)
+    for lo in range(1, n, _SLICE):
+        hi = min(n, lo + _SLICE)
+        if position:
+            h[size:] += np.bincount(values[lo | 1 : hi : 2], minlength=size)
+            h[:size] += np.bincount(values[lo + (lo & 1) : hi : 2], minlength=size)
+        else:
+            h += np.bincount(values[lo:hi], minlength=size)
+    return h
+
+
 def odd_counts(values: np.ndarray, bits: int) -> np.ndarray:
     """For every mask ``m < 2**bits``: how many entries ``v`` have ``popcount(v & m)`` odd.
 
@@ -107,23 +161,39 @@ def odd_counts(values: np.ndarray, bits: int) -> np.ndarray:
     return (int(values.size) - walsh_hadamard(h)) // 2
 
 
-def best_mask(values: np.ndarray, v: int) -> int:
-    """The mask whose parity-1 class holds ``v`` and the fewest heaps ``n >= 1`` of ``values``."""
-    if v < 1:
-        raise UsageError("0 lies in no parity-1 class: choose a value of at least 1")
-    bits = max(int(values.max()), int(v)).bit_length()
-    masks = np.arange(1 << bits)
-    odd = odd_counts(values[1:], bits)
-    holds_v = parity(masks, v) == 1
-    return int(masks[holds_v][np.argmin(odd[holds_v])])
+def fewest(values: np.ndarray, parity: int = 0, *, holding: int | None = None,
+           split_parity: int | None = None) -> tuple[RareClass, int]:
+    """The class of ``parity`` holding the fewest heaps ``1..N-1`` of ``values``, and that count.
 
-
-def best_class(values: np.ndarray, parity: int | None = None) -> RareClass:
-    """The class of ``parity`` (default 0, the sparse-space convention) holding the fewest heaps
-    ``n >= 1`` of ``values``; ties go to the smaller mask."""
-    q = 0 if parity is None else parity
-    RareClass(1, q)
-    bits = max(int(values.max()).bit_length(), 1)
-    odd = odd_counts(values[1:], bits)[1:]
-    count = odd if q else (values.size - 1) - odd
-    return RareClass(int(np.argmin(count)) + 1, q)
+    The one search for a best class, shared by the sparse engine (the even
+    class with the fewest heaps, ``split_parity`` allowing the position
+    variant) and the counts (the odd class ``holding`` a value).  One
+    Walsh–Hadamard transform of the histogram of values counts the heaps of
+    every mask at once (``#odd = (N - W[m]) / 2``); a second one over (value,
+    heap parity) pairs counts those of the position variant.  Ties go to the
+    plain class, then to the smaller mask.
+    """
+    RareClass(1, parity)
+    top = max(int(values[1:].max()) if len(values) > 1 else 0, holding or 0)
+    size = 2
+    while size <= top:
+        size *= 2
+    n = len(values) - 1
+    masks = np.arange(size)
+    allowed = masks >= 1
+    if holding is not None:
+        allowed &= table(holding, size) == parity
+    if not allowed.any():
+        raise UsageError(f"{holding} lies in no class of parity {parity}: choose a value of at least 1")
+    odd = (n - walsh_hadamard(histogram(values, size)))[:size] // 2
+    count = np.where(allowed, odd if parity else n - odd, n + 1)
+    i = int(np.argmin(count))
+    best, rare = RareClass(i, parity), int(count[i])
+    if split_parity is not None and holding is None:
+        spectrum = walsh_hadamard(histogram(values, size, True))[size:]
+        odd = (n - spectrum) // 2
+        count = np.where(allowed, odd if parity ^ split_parity else n - odd, n + 1)
+        i = int(np.argmin(count))
+        if count[i] < rare:
+            best, rare = RareClass(i, parity, True), int(count[i])
+    return best, rare

@@ -23,8 +23,9 @@ import functools
 from dataclasses import dataclass
 from importlib import resources
 
+from .classes import RareClass
 from .codes import Code, parse
-from .engine.sparse import Mask
+from .engine.sparse import even_class
 from .errors import GrundyError, UsageError
 
 STATUSES = ("trivial", "solved", "unsolved")
@@ -98,12 +99,13 @@ class Game:
         return 2 * (self.start + self.period) + self.code.t
 
     @property
-    def mask(self) -> Mask | None:
-        """The published sparse-space mask as a :class:`~grundy.engine.sparse.Mask`."""
+    def mask(self) -> RareClass | None:
+        """The published sparse-space class (an even class, with the heap's parity for a
+        ``+pos`` mask)."""
         if not self.rare_mask:
             return None
         bits, _, pos = self.rare_mask.partition("+")
-        return Mask(int(bits, 16), bool(pos))
+        return even_class(int(bits, 16), bool(pos))
 
     def sequence(self, heaps: int) -> list[int]:
         """``G(0..heaps-1)`` as published (trivial games only)."""

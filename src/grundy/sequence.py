@@ -133,11 +133,11 @@ class Sequence:
         (``after``, ``block``, ...) pass on to :func:`grundy.rare.arrivals`;
         ``after`` defaults to a tenth of the heaps.
         """
-        from .classes import RareClass, best_class
+        from .classes import RareClass, fewest
         from .rare import arrivals
 
         if mask is None:
-            cls = best_class(self.values, parity)
+            cls = fewest(self.values, 0 if parity is None else parity)[0]
         else:
             cls = RareClass(mask, 1 if parity is None else parity)
         options.setdefault("after", min(10_000, self.depth // 10))

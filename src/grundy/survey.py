@@ -107,7 +107,7 @@ def warm_up(heaps: int = DEFAULT_HEAPS, hexadecimal: bool = True) -> None:
     from .trajectory import trajectory
 
     warm_engine(heaps, hexadecimal=hexadecimal)
-    result, values = analyse("·137", 200)
+    _, values = analyse("·137", 200)
     for dtype in value_types(heaps, hexadecimal=hexadecimal):
         trajectory(values.astype(dtype), "·137")
 

@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ..classes import RareClass
 from ..codes import Code, parse
 from ..errors import UsageError
 from . import _jit, dense, reference, small, sparse
@@ -68,7 +69,7 @@ def compute_with_stats(
     prefix: np.ndarray | None = None,
     on_chunk: Callable[[np.ndarray], None] | None = None,
     on_status: Callable[[sparse.Status], None] | None = None,
-    mask: sparse.Mask | None = None,
+    mask: RareClass | None = None,
 ) -> tuple[np.ndarray, sparse.SparseStats | None]:
     """:func:`compute`, and the sparse engine's statistics when it ran (else None).
 
@@ -104,7 +105,7 @@ def compute_with_stats(
             return values, None
         stats = sparse.statistics(code, values)
         if on_status is not None:
-            on_status(sparse.Status(heaps, sparse.Mask(stats.mask, stats.position), stats.rare_heaps))
+            on_status(sparse.Status(heaps, sparse.even_class(stats.mask, stats.position), stats.rare_heaps))
         return values, stats
     if name == "sparse":
         return sparse.run(code, heaps, known, on_chunk, mask=mask, on_status=on_status)
@@ -140,4 +141,4 @@ def warm_up(heaps: int = 1 << 20, *, hexadecimal: bool = True) -> None:
         dense.run(parse("·6"), 40, prefix)
         if hexadecimal:
             dense.run(parse("0x·9"), 12, prefix)
-        sparse.run(parse("·6"), 40, prefix, mask=sparse.Mask(1))
+        sparse.run(parse("·6"), 40, prefix, mask=sparse.even_class(1))

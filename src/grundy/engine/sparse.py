@@ -53,6 +53,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import classes
+from ..classes import RareClass, fewest
 from ..errors import UsageError, ValueRangeError
 from . import dense
 from ._jit import kernel
@@ -80,19 +82,10 @@ WAYS = {"ends": 2, "forward": 0, "reverse": 1}
 ORDERS = ("auto", *WAYS)
 
 
-@dataclass(frozen=True)
-class Mask:
-    """A class: ``popcount(v & bits)`` odd is common; ``position``: the heap's parity counts too."""
-
-    bits: int
-    position: bool = False
-
-    def __post_init__(self) -> None:
-        if self.bits < 1:
-            raise UsageError(f"a mask is a positive integer, not {self.bits}")
-
-    def __str__(self) -> str:
-        return f"{self.bits}" + ("+position" if self.position else "")
+def even_class(mask: int, position: bool = False) -> RareClass:
+    """The engine's rare class for ``mask``: its even class (parity 0, which holds 0), with the
+    heap's parity for the position variant (docs/sparse-space.md)."""
+    return RareClass(mask, 0, position)
 
 
 @dataclass(frozen=True)
@@ -311,63 +304,6 @@ def _fill(
 # ---------------------------------------------------------------- masks
 
 
-_SLICE = 1 << 20
-"""Heaps per numpy pass in :func:`_histogram` and :func:`_rare_list` (bounds their scratch memory)."""
-
-
-def _histogram(g, n, size, position):
-    """How many heaps ``1..n-1`` hold each value ``v``.
-
-    With ``position``, each (value, heap parity) pair, at ``v + size·(x & 1)``.
-    """
-    h = np.zeros(2 * size if position else size, dtype=np.int64)
-    for lo in range(1, n, _SLICE):
-        hi = min(n, lo + _SLICE)
-        if position:
-            h[size:] += np.bincount(g[lo | 1 : hi : 2], minlength=size)
-            h[:size] += np.bincount(g[lo + (lo & 1) : hi : 2], minlength=size)
-        else:
-            h += np.bincount(g[lo:hi], minlength=size)
-    return h
-
-
-def _rare_list(g, n, cls, sigma, pi):
-    """The heaps ``1..n-1`` with ``cls[G(x)] XOR sigma·(x & 1) == sigma·pi``: the rare ones."""
-    rare = sigma & pi
-    out = []
-    for lo in range(1, n, _SLICE):
-        hi = min(n, lo + _SLICE)
-        klass = cls[g[lo:hi]]
-        if sigma:
-            klass[(lo & 1) ^ 1 :: 2] ^= 1
-        out.append(np.flatnonzero(klass == rare) + lo)
-    return np.concatenate(out) if out else np.zeros(0, dtype=np.int64)
-
-
-def class_table(bits: int, size: int) -> np.ndarray:
-    """``popcount(v & bits) & 1`` for ``0 <= v < size`` (uint8)."""
-    v = np.arange(size, dtype=np.int64) & bits
-    out = np.zeros(size, dtype=np.uint8)
-    while bits:
-        out ^= (v & 1).astype(np.uint8)
-        v >>= 1
-        bits >>= 1
-    return out
-
-
-def _walsh_hadamard(h: np.ndarray) -> np.ndarray:
-    """``Ĥ(m) = Σ_v h[v]·(-1)^popcount(v & m)`` for every ``m`` (``h.size`` a power of two)."""
-    out = h.astype(np.int64)
-    half = 1
-    while half < out.size:
-        pairs = out.reshape(-1, 2, half)
-        a = pairs[:, 0, :].copy()
-        pairs[:, 0, :] += pairs[:, 1, :]
-        pairs[:, 1, :] = a - pairs[:, 1, :]
-        half *= 2
-    return out
-
-
 def applies(code) -> bool:
     """Whether the method covers ``code``: it has two-heap moves and no three-heap ones."""
     return bool(code.split_two) and not code.hexadecimal
@@ -379,45 +315,21 @@ def split_parity(code) -> int | None:
     return parities.pop() if len(parities) == 1 else None
 
 
-def best_mask(code, values: np.ndarray) -> tuple[Mask, int]:
-    """The mask that makes the fewest heaps ``1..len(values)-1`` rare, and that count.
-
-    One Walsh–Hadamard transform of the histogram of values counts the rare
-    heaps of every plain mask (``(N + Ĥ(m)) / 2``); when the split digits
-    share a parity ``π``, a second one over (value, heap parity) pairs counts
-    those of the position variant (``(N ± Ĥ) / 2``, ``+`` for ``π = 0``).
-    Ties go to the plain class, then to the smaller mask.
-    """
-    n = len(values)
-    size = 2
-    top = int(values[1:].max()) if n > 1 else 0
-    while size <= top:
-        size *= 2
-    count = n - 1
-    plain = (count + _walsh_hadamard(_histogram(values, n, size, False)))[1:] // 2
-    i = int(np.argmin(plain))
-    mask, rare = Mask(i + 1), int(plain[i])
-    pi = split_parity(code)
-    if pi is not None:
-        spectrum = _walsh_hadamard(_histogram(values, n, size, True))[size + 1 :]
-        pos = (count + (spectrum if pi == 0 else -spectrum)) // 2
-        i = int(np.argmin(pos))
-        if pos[i] < rare:
-            mask, rare = Mask(i + 1, True), int(pos[i])
-    return mask, rare
+def best_mask(code, values: np.ndarray) -> tuple[RareClass, int]:
+    """The even class (the position variant where the split digits allow it) that makes the
+    fewest heaps ``1..len(values)-1`` rare, and that count (:func:`grundy.classes.fewest`)."""
+    return fewest(values, 0, split_parity=split_parity(code))
 
 
-def rare_heaps(code, values: np.ndarray, mask: Mask) -> np.ndarray:
-    """The heaps ``x >= 1`` in the rare class of ``mask`` (module docstring), in order."""
+def rare_heaps(code, values: np.ndarray, mask: RareClass) -> np.ndarray:
+    """The heaps ``x >= 1`` in the rare class ``mask`` (module docstring), in order."""
     pi = split_parity(code)
     if mask.position and pi is None:
         raise UsageError(f"the position variant needs split digits of one parity ({code})")
-    top = int(values.max()) if len(values) else 0
-    cls = class_table(mask.bits, top + 1)
-    return _rare_list(values, len(values), cls, int(mask.position), pi or 0)
+    return classes.rare_heaps(values, mask, 1, pi)
 
 
-def statistics(code, values: np.ndarray, mask: Mask | None = None) -> SparseStats:
+def statistics(code, values: np.ndarray, mask: RareClass | None = None) -> SparseStats:
     """The :class:`SparseStats` of ``values`` for ``mask`` (by default the best mask for them)."""
     if mask is None:
         mask = best_mask(code, values)[0]
@@ -425,7 +337,7 @@ def statistics(code, values: np.ndarray, mask: Mask | None = None) -> SparseStat
     top = int(np.argmax(values))
     return SparseStats(
         heaps=len(values),
-        mask=mask.bits,
+        mask=mask.mask,
         position=mask.position,
         rare_heaps=int(rare.size),
         last_rare=int(rare[-1]) if rare.size else None,
@@ -442,13 +354,13 @@ class Status:
     """Where a run stands: heaps done, the mask in use (None while dense) and its rare count."""
 
     heaps: int
-    mask: Mask | None
+    mask: RareClass | None
     rare_heaps: int
 
     def __str__(self) -> str:
         if self.mask is None:
             return "dense (no mask pays)"
-        return f"mask {self.mask}, {self.rare_heaps:,} rare"
+        return f"mask {self.mask.label}, {self.rare_heaps:,} rare"
 
 
 def _cap(dtype) -> int:
@@ -470,7 +382,7 @@ class SparseRun:
     fewest pairs.
     """
 
-    def __init__(self, code, capacity, prefix=None, mask: Mask | None = None, order="auto"):
+    def __init__(self, code, capacity, prefix=None, mask: RareClass | None = None, order="auto"):
         if order not in ORDERS:
             raise UsageError(f"the order of the scans is one of {', '.join(ORDERS)}, not {order!r}")
         self.code = code
@@ -483,13 +395,15 @@ class SparseRun:
             raise UsageError(f"the sparse method needs two-heap moves, no three-heap ones ({code})")
         if mask is not None and mask.position and self.pi is None:
             raise UsageError(f"the position variant needs split digits of one parity ({code})")
+        if mask is not None and mask.parity != 0:
+            raise UsageError(f"the sparse engine's rare heaps are an even class, not the {mask.name}")
         known = np.zeros(1, dtype=np.uint8) if prefix is None or prefix.size == 0 else prefix
         dense.check_prefix(known, code, MAX_VALUE)
         self.g = np.zeros(max(capacity, known.size), dtype=known.dtype)
         self.g[: known.size] = known
         self.n = known.size
         self.forced = mask
-        self.mask: Mask | None = None
+        self.mask: RareClass | None = None
         self.cls = np.zeros(0, dtype=np.uint8)
         self.rx = np.zeros(0, dtype=np.int64)
         self.rv = np.zeros(0, dtype=np.int64)
@@ -514,9 +428,9 @@ class SparseRun:
         self.seen = np.zeros(size, dtype=np.int64)
         self.need = np.zeros(size, dtype=np.int64)
         if self.mask is not None:
-            self.cls = class_table(self.mask.bits, size)
+            self.cls = classes.table(self.mask.mask, size)
 
-    def _use(self, mask: Mask | None) -> None:
+    def _use(self, mask: RareClass | None) -> None:
         """Switch to ``mask`` (None: dense) and rebuild the rare list for the heaps known."""
         self.mask = mask
         self.pairs.clear()
@@ -525,7 +439,7 @@ class SparseRun:
         if mask is None:
             return
         self._tables()
-        rare = _rare_list(self.g, self.n, self.cls, int(mask.position), self.pi or 0)
+        rare = classes.rare_heaps(self.values, mask, 1, self.pi)
         self.nr = self.rare_at_choice = rare.size
         self.rx = np.zeros(max(1024, 2 * rare.size), dtype=np.int64)
         self.rv = np.zeros_like(self.rx)
@@ -649,7 +563,7 @@ class SparseRun:
 
 
 def run(
-    code, heaps, prefix, on_chunk=None, *, mask: Mask | None = None, on_status=None, order="auto"
+    code, heaps, prefix, on_chunk=None, *, mask: RareClass | None = None, on_status=None, order="auto"
 ):
     """Extend ``prefix`` (values of heaps ``0..len(prefix)-1``) to ``heaps`` values.
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..classes import RareClass, best_mask, rare_heaps
+from ..classes import RareClass, fewest, rare_heaps
 from ..codes import Code, parse
 from ..engine._jit import kernel
 from ..errors import UsageError
@@ -134,7 +134,7 @@ def supply(code, values, v, lo, hi, mask, on_progress) -> Supply:
         raise UsageError(
             f"{code} has moves that leave three heaps, which a rare class cannot count"
         )
-    mask = best_mask(g, v) if mask is None else int(mask)
+    mask = fewest(g, 1, holding=v)[0].mask if mask is None else int(mask)
     if not RareClass(mask).holds(v):
         raise UsageError(
             f"{v} is not in the parity-1 class of mask {mask}: "
