@@ -241,7 +241,7 @@ def check(row: dict, kept: np.ndarray | None) -> dict:
     n = min(depth, 0 if kept is None else kept.size)
     return {
         "code": row["code"],
-        "engine": engine if mask is None else f"sparse, mask {mask}",
+        "engine": engine if mask is None else f"sparse, mask {mask.label}",
         "depth": depth,
         "holds": bool(np.array_equal(values[s + p :], values[s : depth - p])),
         "agrees": kept is not None

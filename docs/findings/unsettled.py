@@ -50,7 +50,7 @@ def settle_within(code, budget: float) -> dict:
 
     def status(s):
         last.update(
-            heaps=s.heaps, mask=None if s.mask is None else str(s.mask), rare_heaps=s.rare_heaps
+            heaps=s.heaps, mask=None if s.mask is None else s.mask.label, rare_heaps=s.rare_heaps
         )
         check()
 
@@ -94,7 +94,7 @@ def compare(row: dict) -> dict:
         out.update(published_start=entry.prefix, published_period=entry.period)
     if entry.mask is not None:
         out.update(
-            published_mask=str(entry.mask),
+            published_mask=entry.mask.label,
             published_rare=entry.rare_heaps,
             published_last_rare=entry.last_rare,
         )
