@@ -73,7 +73,7 @@ def invocations(draw, figures: int = 2) -> tuple[list[str], set[int]]:
     cmd = draw(
         st.sampled_from(
             ["values", "period", "readings", "settle", "survey", "show", "report",
-             "rare", "counts", "ledger", "rare-survey"]
+             "rare", "counts", "ledger", "rare-survey", "nim"]
         )
     )  # fmt: skip
     code, heaps = draw(CODES), draw(HEAPS)
@@ -95,7 +95,12 @@ def invocations(draw, figures: int = 2) -> tuple[list[str], set[int]]:
             maybe("--plot", where + draw(st.sampled_from([".png", ".svg", ".txt", ""])))
         argv = [cmd, code, "-n", heaps]
     elif cmd == "settle":
+        maybe("--out", draw(FILES))
+        maybe("--seconds", draw(st.sampled_from(["0", "-1", "x", "0.05"])))
         argv = ["settle", code, "--max-heaps", heaps]
+    elif cmd == "nim":
+        argv = ["nim", code, *draw(st.lists(mostly(st.integers(0, 60).map(str), HEAPS),
+                                            min_size=0, max_size=3))]
     elif cmd == "survey":
         codes = ",".join(draw(st.lists(CODES, min_size=1, max_size=3)))
         argv = [
@@ -119,7 +124,7 @@ def invocations(draw, figures: int = 2) -> tuple[list[str], set[int]]:
             else st.sampled_from(["missing/x", "adir", "junk", "afile/x"])
         )
         site = draw(mostly(st.just("site"), FILES))
-        argv = ["report", "--db", db, "--out", site, "--workers", "1"]
+        argv = ["report", "--db", db, "--out", site]
     elif cmd == "rare":
         opt.extend(["--after", draw(mostly(st.integers(0, 40).map(str), SMALL))])
         maybe("--block", draw(SMALL))
@@ -144,6 +149,7 @@ def invocations(draw, figures: int = 2) -> tuple[list[str], set[int]]:
         argv = ["ledger", code, "-v", draw(SMALL), "-n", heaps]
     else:
         maybe("--all-codes")
+        maybe("--db", draw(FILES))
         argv = ["rare-survey", "--digits", draw(st.sampled_from(["1", "0", "9"])), "-n", heaps]
     maybe("--json")
     # settle says with exit status 3 that it gave up before the period was certified

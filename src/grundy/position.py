@@ -90,11 +90,13 @@ def position(code: Code | str, heaps: Iterable[int]) -> Position:
     [(3, 3, 8), (3, 5, 6), (1, 3, 4, 5)]
     """
     from .engine import compute
+    from .memory import check_heaps
 
     code = parse(code)
     sizes = tuple(int(h) for h in heaps)
     if not sizes or any(h < 0 for h in sizes):
         raise UsageError("a position is one or more heap sizes, each a whole number >= 0")
+    check_heaps(max(sizes) + 1)
     g = compute(code, max(sizes) + 1)
     value = 0
     for h in sizes:
