@@ -40,14 +40,14 @@ the literature does, and reports the tight one beside it.  The argument needs
 includes heap 0 can reach its window and be false (``·4``).
 
 Arithmetic periodicity (docs/arithmetic.md)
------------------------------------
+-------------------------------------------
 ``G(i + p) = G(i) + S`` with saltus ``S > 0`` for ``i >= s``, read by the same
 rule with one change: the stretch must show **three** full periods,
 ``d - s >= 3p``.  Two periods only define the saltus (by the first
 difference), never confirm it: any two values would make a "reading" of
 period 1.  An arithmetic reading is never *the* reading of a code (that is
-the pure one); it is reported beside it, labelled.  Finite octal codes are never arithmetic-periodic (Horrocks and
-Nowakowski, "Regularity in the G-sequences of octal games with a pass",
+the pure one); it is reported beside it, labelled.  Finite octal codes are
+never arithmetic-periodic (Horrocks and Nowakowski, "Regularity in the G-sequences of octal games with a pass",
 INTEGERS 3 (2003), abstract: "Finite octal games are not arithmetic
 periodic"), so no theorem can certify an arithmetic reading of an octal code:
 every such reading is false, however far it holds.  For hexadecimal codes the
