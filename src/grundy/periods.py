@@ -47,8 +47,8 @@ rule with one change: the stretch must show **three** full periods,
 difference), never confirm it: any two values would make a "reading" of
 period 1.  An arithmetic reading is never *the* reading of a code (that is
 the pure one); it is reported beside it, labelled.  Finite octal codes are
-never arithmetic-periodic (Horrocks and Nowakowski, "Regularity in the G-sequences of octal games with a pass",
-INTEGERS 3 (2003), abstract: "Finite octal games are not arithmetic
+never arithmetic-periodic (Horrocks and Nowakowski, "Regularity in the
+G-sequences of octal games with a pass", INTEGERS 3 (2003), abstract: "Finite octal games are not arithmetic
 periodic"), so no theorem can certify an arithmetic reading of an octal code:
 every such reading is false, however far it holds.  For hexadecimal codes the
 certificate is the arithmetic-periodicity theorem of Howse and Nowakowski
