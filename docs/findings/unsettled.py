@@ -58,7 +58,7 @@ def settle_within(code, budget: float) -> dict:
         done = settle(code, MAX_HEAPS, on_depth=check, on_chunk=check, on_status=status)
         out = done.to_dict()
         if done.stats is not None:
-            out["mask"] = f"{done.stats.mask}{'+position' if done.stats.position else ''}"
+            out["mask"] = done.stats.rare_class.label
     except OutOfTime:
         out = {"code": str(code), "t": code.t, "settled": False, "start": None, "period": None,
                "window": None, "heaps": last.get("heaps"), "mask": last.get("mask"),

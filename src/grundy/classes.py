@@ -185,7 +185,7 @@ def fewest(values: np.ndarray, parity: int = 0, *, holding: int | None = None,
         allowed &= table(holding, size) == parity
     if not allowed.any():
         raise UsageError(f"{holding} lies in no class of parity {parity}: choose a value of at least 1")
-    odd = (n - walsh_hadamard(histogram(values, size)))[:size] // 2
+    odd = (n - walsh_hadamard(histogram(values, size))) // 2
     count = np.where(allowed, odd if parity else n - odd, n + 1)
     i = int(np.argmin(count))
     best, rare = RareClass(i, parity), int(count[i])

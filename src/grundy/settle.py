@@ -159,6 +159,10 @@ def settle(
     latest = [run.values]
     saved = [time.monotonic(), reused]
 
+    def so_far() -> np.ndarray:
+        """The longest values known: the run's, or the dense stretch it is computing."""
+        return max(run.values, latest[0], key=len)
+
     def save(values: np.ndarray) -> None:
         if out is not None and values.size > saved[1]:
             Sequence(code, values.copy(), "sparse").save(out)
@@ -184,10 +188,10 @@ def settle(
                 break
             depth = next_depth(depth, found, max_heaps)
     except _Budget:
-        values = max(run.values, latest[0], key=len)
+        values = so_far()
         found = reading(values, code)
     except KeyboardInterrupt:
-        save(max(run.values, latest[0], key=len))
+        save(so_far())
         where = f": the values so far are kept at {out}; run it again to resume" if out else ""
         raise Interrupted(f"settling {code} was interrupted{where}") from None
     save(values)

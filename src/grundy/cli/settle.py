@@ -79,7 +79,7 @@ def _print(result, max_heaps, out) -> None:
     if s:
         last = "none" if s.last_rare is None else f"the last at heap {s.last_rare:,}"
         click.echo(
-            f"sparse    mask {s.mask}{'+position' if s.position else ''}, "
+            f"sparse    mask {s.rare_class.label}, "
             f"{s.rare_heaps:,} rare heaps, {last}"
         )
     if out:

@@ -9,6 +9,7 @@ from contextlib import contextmanager
 import click
 
 from ..catalogue import DEFAULT_PATH, Catalogue
+from ..classes import RareClass
 from ..codes import family, parse
 from ..errors import CodeError, Interrupted, UsageError
 from .common import HEAPS, cli, emit_json, progress
@@ -185,7 +186,7 @@ def show(code, db, heaps, as_json):
     click.echo(f"  largest value {result['max_value']} first at heap {result['argmax']}")
     if result.get("mask") is not None:
         last = "none" if result["last_rare"] is None else f"the last at heap {result['last_rare']:,}"
-        click.echo(f"  sparse: mask {result['mask']}{'+position' if result['position'] else ''}, "
+        click.echo(f"  sparse: mask {RareClass(result['mask'], 0, bool(result['position'])).label}, "
                    f"{result['rare_heaps']:,} rare heaps, {last}")
     click.echo(f"  {len(result['false_readings'])} false readings")
     for fr in result["false_readings"]:

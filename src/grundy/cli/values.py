@@ -90,7 +90,7 @@ def values(code, heaps, engine, out, checkpoint_seconds, as_json, fmt):
     click.echo(f"engine    {seq.engine}, {seconds:.3f} s" + (f", {reused:,} heaps reused" if reused else ""))
     if stats:
         last_rare = "none" if stats.last_rare is None else f"the last at heap {stats.last_rare:,}"
-        click.echo(f"sparse    mask {stats.mask}{'+position' if stats.position else ''}, "
+        click.echo(f"sparse    mask {stats.rare_class.label}, "
                    f"{stats.rare_heaps:,} rare heaps, {last_rare}")  # fmt: skip
     if out:
         click.echo(f"stored    {paths(out)[0]}")

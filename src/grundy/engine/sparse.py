@@ -107,6 +107,11 @@ class SparseStats:
     max: int
     argmax: int
 
+    @property
+    def rare_class(self) -> RareClass:
+        """The rare class these statistics count (:func:`even_class`)."""
+        return even_class(self.mask, self.position)
+
     def to_dict(self) -> dict:
         return {
             "mask": self.mask,

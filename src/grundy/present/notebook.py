@@ -51,6 +51,6 @@ def settlement_html(st) -> str:
     ]
     if s is not None:
         last = "none" if s.last_rare is None else f"the last at heap {s.last_rare:,}"
-        rows.append(("sparse", _e(f"even class of mask {s.mask}{' + heap parity' if s.position else ''}: "
+        rows.append(("sparse", _e(f"{s.rare_class.name}: "
                                   f"{s.rare_heaps:,} rare heaps, {last}")))
     return _table(rows)

@@ -19,6 +19,7 @@ from string import Template
 import numpy as np
 
 from .. import __version__
+from ..classes import RareClass
 from ..codes import parse
 from . import svg
 from .formats import FORMATS, PLAIN_ROW, period_rows
@@ -81,7 +82,7 @@ def _published_badge(status: str | None) -> str:
 
 def mask_text(mask: int | None, position: bool = False) -> str | None:
     """A mask as the toolkit writes it: ``15``, ``1+position``."""
-    return None if mask is None else f"{mask}{'+position' if position else ''}"
+    return None if mask is None else RareClass(mask, 0, bool(position)).label
 
 
 def window_formula(code: str) -> str:
