@@ -183,7 +183,7 @@ def as_values(values, signed: bool = True) -> np.ndarray:
     return np.ascontiguousarray(g, dtype=np.int64 if signed else None)
 
 
-@kernel
+@kernel(native="UniTuple(i8, 2)(R, i8, i8, b1)", values=("u1", "u2", "u4", "i8"))
 def _reading_at(g, lo, d, arithmetic):
     """``(s, p)`` of the reading at depth ``d`` over heaps ``lo..d-1``, or ``(-1, -1)``.
 
@@ -216,7 +216,7 @@ def _reading_at(g, lo, d, arithmetic):
     return best_s, best_p
 
 
-@kernel
+@kernel(native="i8(R, i8, i8, i8)", values=("i8",))
 def _held_to(g, start, period, saltus):
     i = start
     while i + period < g.size and g[i + period] - g[i] == saltus:

@@ -413,7 +413,7 @@ def _runs(x, arithmetic):
     return run_i[:nruns], run_j[:nruns], run_p[:nruns], run_s[:nruns]
 
 
-@kernel
+@kernel(native="UniTuple(i8[::1], 2)(R, b1)", values=("i8",))
 def _readings(x, arithmetic):
     """The reading at every end ``e`` of ``x``: arrays ``start, period`` (-1 where none).
 

@@ -99,7 +99,7 @@ def compute_with_stats(
         if on_chunk is not None:
             on_chunk(out)
         return out, None
-    if name in ("dense", "sparse") and mask is None and small.suits(code, heaps) and not _jit.loaded():
+    if name in ("dense", "sparse") and mask is None and small.suits(code, heaps) and not _jit.ready():
         values = small.run(code, heaps, known, on_chunk)
         if name == "dense":
             return values, None

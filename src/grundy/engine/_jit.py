@@ -1,18 +1,21 @@
-"""The one numba layer: every kernel of the engine is declared with :func:`kernel`.
+"""The one kernel layer: every kernel of the engine is declared with :func:`kernel`.
 
 Why a layer of our own rather than ``@njit(cache=True)`` in each module:
 
-- **Pay for numba only when a kernel runs.**  Importing numba takes about
-  0.4 s and its first call about as long again; ``grundy --help`` and small
-  work (see :mod:`.small`) must not pay that, and the first call skips the
-  part that only concerns BLAS (:func:`_start_target`).  :func:`kernel` returns a
-  stand-in; the first call of any kernel imports numba and turns every
-  declared kernel into a numba dispatcher at once (kernels call each other
-  by their module names, so they are bound together).
-- **Compile only what a run uses.**  A dispatcher compiles one signature
-  (one value type) the first time it sees it; :func:`warm_up` compiles
-  every signature, for callers that must not compile later (a survey's
-  workers).
+- **Pay for numba only when a kernel runs, and usually not at all.**
+  Importing numba takes about 0.3 s and loading its first kernel about as
+  long again.  A kernel declared with a ``native`` signature is also
+  compiled ahead of time at install (:mod:`.native`): when that build
+  matches the sources, the first call imports it (a few milliseconds) and
+  numba is never imported.  Otherwise, or for argument types the build does
+  not cover, numba compiles the kernel just in time, as below.
+  :func:`kernel` returns a stand-in; the first call of any kernel binds
+  every declared kernel at once (kernels call each other by their module
+  names, so they are bound together).
+- **Compile only what a run uses.**  A numba dispatcher compiles one
+  signature (one value type) the first time it sees it; :func:`warm_up`
+  compiles every signature, for callers that must not compile later (a
+  survey's workers).
 - **A cache that cannot serve stale code.**  numba's on-disk cache keys an
   entry by the function's bytecode and the content of *its own* file.  A
   kernel that calls or inlines a kernel of another file (``moves.py``) keeps
@@ -20,7 +23,7 @@ Why a layer of our own rather than ``@njit(cache=True)`` in each module:
   when the other file changes: after an upgrade it would run the old code.
   Our cache entries are also keyed by :data:`SOURCE_DIGEST`, a hash of the
   source of every module that declares kernels, so any change to any of
-  them recompiles everything.
+  them recompiles everything.  The native build is keyed the same way.
 - **Several processes.**  numba's cache index is one file per function that
   each process reads, updates and rewrites (numba issue #4807): two
   processes compiling the same function at once can drop each other's
@@ -31,9 +34,12 @@ Why a layer of our own rather than ``@njit(cache=True)`` in each module:
 - **No globals in kernels.**  numba freezes a module global into the
   machine code at compile time (and the cache keeps it), so a kernel reads
   no module constant: limits and sizes are arguments.
+- **An exported kernel is called from Python only.**  Its module name may
+  hold the native function, which numba cannot call from another kernel.
 
 Set ``NUMBA_DISABLE_JIT=1`` to run every kernel as plain Python (slow;
-coverage sees the kernels).
+coverage sees the kernels), ``GRUNDY_NATIVE=0`` to leave the native build
+aside and compile with numba.
 """
 
 from __future__ import annotations
@@ -45,41 +51,69 @@ import threading
 from pathlib import Path
 
 _DECLARED: list[_Kernel] = []
+"""Every kernel declared so far (kept: numba may be bound after the native build)."""
 _SOURCES: set[str] = {__file__}
+_native = False
+"""The native module once looked for (None when there is none); False before."""
 _bound = False
-_lock = threading.Lock()
+_jitted = False
+_lock = threading.RLock()
 
 
 class _Kernel:
-    """A kernel not yet handed to numba: the first call binds every kernel, then runs."""
+    """A kernel not yet bound: the first call binds every kernel, then runs.
 
-    def __init__(self, fn, options: dict):
+    ``native`` is the signature template of the kernel's native build (see
+    :mod:`.native`) and ``values`` the value types it is built for; ``native``
+    is None for a kernel that only other kernels call.
+    """
+
+    def __init__(self, fn, options: dict, native: str | None, values: tuple[str, ...]):
         self.py_func = fn
         self.options = options
+        self.native = native
+        self.values = values
+        self.name = f"{fn.__module__}.{fn.__name__}"
+        self.dispatcher = None
         functools.update_wrapper(self, fn)
 
     def __call__(self, *args):
         bind()
-        return getattr(sys.modules[self.py_func.__module__], self.py_func.__name__)(*args)
+        target = getattr(sys.modules[self.py_func.__module__], self.py_func.__name__)
+        if target is self:  # not in the native build: numba compiles it
+            target = jit(self)
+        return target(*args)
 
 
-def kernel(fn=None, **options):
-    """Declare a numba kernel (``nopython``, cached); ``options`` go to ``numba.njit``.
+def kernel(fn=None, *, native: str | None = None, values=("u1", "u2", "u4"), **options):
+    """Declare a kernel (numba ``nopython``, cached); ``options`` go to ``numba.njit``.
 
-    Use as ``@kernel`` or ``@kernel(fastmath=True)``.  The module's global
-    name is replaced by the numba dispatcher when kernels are first used.
-    numba's own ``inline="always"`` is best left out: it re-types the callee
-    in every caller (about 40% of the engine's compile time here) and LLVM
-    inlines small callees anyway, at no measurable cost in speed.
+    Use as ``@kernel`` or ``@kernel(native="i8(V, i8)")``: a ``native``
+    signature has the kernel compiled ahead of time at install, once per
+    value type in ``values``, ``V`` standing for a writable array of that
+    type and ``R`` for one the kernel only reads (:mod:`.native`).  The
+    module's global name is replaced by the native function or the numba
+    dispatcher when kernels are first used.  numba's own ``inline="always"``
+    is best left out: it re-types the callee in every caller (about 40% of
+    the engine's compile time here) and LLVM inlines small callees anyway.
     """
     if fn is None:
-        return lambda f: kernel(f, **options)
-    stub = _Kernel(fn, options)
-    if _bound:  # a module imported after the first kernel ran: numba's own file stamp covers it
-        return _bind_one(stub)
-    _SOURCES.add(sys.modules[fn.__module__].__file__)
-    _DECLARED.append(stub)
-    return stub
+        return lambda f: kernel(f, native=native, values=values, **options)
+    stub = _Kernel(fn, options, native, tuple(values))
+    with _lock:
+        _DECLARED.append(stub)
+        if not _jitted:  # once numba is bound, numba's own file stamp covers later modules
+            _SOURCES.add(sys.modules[fn.__module__].__file__)
+        if not (_bound or _jitted):
+            return stub
+        target = stub  # a module imported after binding: bound now, as its name is not set yet
+        if _native:
+            target = _bind_native(stub) or target
+        if _jitted:
+            _bind_jit(stub)
+            if target is stub:
+                target = stub.dispatcher
+    return target
 
 
 def _digest() -> str:
@@ -90,7 +124,7 @@ def _digest() -> str:
 
 
 SOURCE_DIGEST = ""
-"""Hash of every kernel module's source; filled in when kernels are bound."""
+"""Hash of every kernel module's source; filled in when numba is bound."""
 
 
 def _cache_class():
@@ -108,26 +142,73 @@ def _cache_class():
 _KernelCache = None
 
 
-def _bind_one(stub: _Kernel):
+def _publish(stub: _Kernel, target) -> None:
+    """Put ``target`` in the place of ``stub``: in its module and wherever it was imported by name.
+
+    numba resolves a kernel's callees through its module's globals, so a
+    module that did ``from .moves import _split_sizes`` must see the
+    dispatcher too.
+    """
+    for module in list(sys.modules.values()):
+        names = getattr(module, "__dict__", None) or {}
+        for name, value in list(names.items()):
+            if value is stub:
+                names[name] = target
+
+
+def _bind_native(stub: _Kernel):
+    """Put the kernel's native functions in its place, if the build has any; returns them."""
+    from .native import Native, functions
+
+    found = functions(_native, stub)
+    if not found:
+        return None
+    target = Native(stub, found)
+    _publish(stub, target)
+    return target
+
+
+def _bind_jit(stub: _Kernel) -> None:
+    """Give ``stub`` its numba dispatcher; it takes the kernel's place unless a native one has."""
     import numba
 
-    dispatcher = numba.njit(**stub.options)(stub.py_func)
+    stub.dispatcher = numba.njit(**stub.options)(stub.py_func)
     if not numba.config.DISABLE_JIT:
-        dispatcher._cache = _KernelCache(stub.py_func)
-    setattr(sys.modules[stub.py_func.__module__], stub.py_func.__name__, dispatcher)
-    return dispatcher
+        stub.dispatcher._cache = _KernelCache(stub.py_func)
+    _publish(stub, stub.dispatcher)
+
+
+def _load_native():
+    global _native
+    if _native is False:
+        from . import native
+
+        _native = native.load()
+    return _native
 
 
 def bind() -> None:
-    """Import numba and replace every declared kernel by its dispatcher (once).
-
-    Every module that imported a kernel by name (``from .moves import
-    _split_sizes``) gets the dispatcher too: numba resolves a kernel's
-    callees through its module's globals.
-    """
-    global _bound, SOURCE_DIGEST, _KernelCache
+    """Bind every declared kernel (once): to the native build if it is there and current, else
+    to numba."""
+    global _bound
+    if _bound:
+        return
     with _lock:
         if _bound:
+            return
+        if _load_native() is not None:
+            for stub in _DECLARED:
+                _bind_native(stub)
+        else:
+            _jit_all()
+        _bound = True
+
+
+def _jit_all() -> None:
+    """Import numba and give every declared kernel its dispatcher (once)."""
+    global _jitted, SOURCE_DIGEST, _KernelCache
+    with _lock:
+        if _jitted:
             return
         SOURCE_DIGEST = _digest()
         import numba
@@ -135,14 +216,15 @@ def bind() -> None:
         if not numba.config.DISABLE_JIT:
             _KernelCache = _cache_class()
             _start_target()
-        bound = {id(stub): _bind_one(stub) for stub in _DECLARED}
-        for module in list(sys.modules.values()):
-            names = getattr(module, "__dict__", None) or {}
-            for name, value in list(names.items()):
-                if type(value) is _Kernel and id(value) in bound:
-                    names[name] = bound[id(value)]
-        _DECLARED.clear()
-        _bound = True
+        for stub in _DECLARED:
+            _bind_jit(stub)
+        _jitted = True
+
+
+def jit(stub: _Kernel):
+    """The numba dispatcher of a declared kernel (binding numba first if need be)."""
+    _jit_all()
+    return stub.dispatcher
 
 
 def _start_target() -> None:
@@ -166,6 +248,6 @@ def _start_target() -> None:
             del sys.modules["scipy.linalg"]
 
 
-def loaded() -> bool:
-    """Whether numba is already imported in this process (so kernels cost no start-up)."""
-    return _bound or "numba" in sys.modules
+def ready() -> bool:
+    """Whether a kernel call costs no start-up: the native build is current, or numba is loaded."""
+    return _load_native() is not None or _jitted or "numba" in sys.modules

@@ -143,7 +143,7 @@ def _splits_have(g, r, ms, L, c, top, seen, stamp, offs, block, block_max):
     return False
 
 
-@kernel
+@kernel(native="i8(V, V, i8, i8, i8[::1], i8[::1], i8[::1], i8[::1], i8, V, i8, i8)")
 def _fill(g, r, n0, n1, take_all, leave_one, split, seen, cap, cbox, block, block_max):
     """Compute ``g[n]`` for ``n0 <= n < n1`` (two-heap moves at most).
 
@@ -178,7 +178,7 @@ def _fill(g, r, n0, n1, take_all, leave_one, split, seen, cap, cbox, block, bloc
     return n1
 
 
-@kernel
+@kernel(native="i8(V, i8, i8, i8[::1], i8[::1], i8[::1], i8[::1], i8[::1], i8)")
 def _fill_hex(g, n0, n1, take_all, leave_one, split, split3, seen, cap):
     """Compute ``g[n]`` for ``n0 <= n < n1`` by enumerating every move, three-heap ones too.
 

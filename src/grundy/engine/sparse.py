@@ -256,7 +256,10 @@ def _cross_off(g, ms, nm, need, stamp, missing, way, scanned):
     return missing
 
 
-@kernel
+@kernel(
+    native="UniTuple(i8, 2)(V, i8, i8, i8[::1], i8[::1], i8[::1], u1[::1], i8, i8, i8[::1], "
+    "i8[::1], i8, i8, i8[::1], i8[::1], i8, i8, i8[::1])"
+)
 def _fill(
     g, n0, n1, take_all, leave_one, split, cls, sigma, pi, rx, rv, nr, rmax, seen, need, cap,
     way, scanned,

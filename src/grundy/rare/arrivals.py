@@ -151,7 +151,7 @@ def first_empty_modulus(heaps: np.ndarray, start: int = 2) -> int:
     return m
 
 
-@kernel
+@kernel(native="i8(R, i8, i8, i8)", values=("u1", "u2", "u4", "i8"))
 def _tail_period(g, start, end, pmax):
     """The least ``p <= pmax`` with ``g[i] == g[i - p]`` for ``start <= i < end``, or 0.
 

@@ -24,7 +24,7 @@ CHUNK = 50_000
 """Heaps per kernel call in the counting loops, so that progress can be shown."""
 
 
-@kernel
+@kernel(native="void(R, i8[::1], i8[::1], i8[::1], i8[::1], i8, i8, i8[::1], i8[::1], i8[::1], i8[::1])")
 def _tally(g, rare, target, split, other, lo, hi, counts, supplies, sole, stamp):
     """Splits worth ``v`` at each heap ``lo <= n < hi``, found through their one rare part.
 
@@ -59,7 +59,7 @@ def _tally(g, rare, target, split, other, lo, hi, counts, supplies, sole, stamp)
             sole[first] += 1
 
 
-@kernel
+@kernel(native="void(R, i8, i8[::1], i8[::1], i8, i8, i8[::1], i8[::1])")
 def _tally_dense(g, v, split, split3, lo, hi, counts, triples):
     """Splits (``counts``) and three-heap moves (``triples``) worth ``v`` per heap, enumerated."""
     for n in range(lo, hi):

@@ -1,0 +1,261 @@
+"""The native build: the same results as numba's kernels, never run on arguments it misreads,
+never run from other sources than today's, and numba's JIT for whatever it does not cover."""
+
+import importlib
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grundy.codes import parse
+from grundy.engine import _jit, compute, dense, native, sparse
+from grundy.engine.native import Native, matches, specs
+
+MODULE = native.load()
+built = pytest.mark.skipif(
+    MODULE is None, reason="no native build here (no C compiler at install, or GRUNDY_NATIVE=0)"
+)
+
+
+def _stubs():
+    from grundy.engine import build
+
+    build._import_kernels()
+    return [stub for stub in _jit._DECLARED if stub.native]
+
+
+def test_specs_read_every_argument_as_numba_does():
+    # build.exports raises when our reading of a signature differs from numba's.
+    from grundy.engine import build
+
+    names = [name for name, _, _ in build.exports()]
+    assert len(names) == len(set(names)) and len(names) >= 20
+
+
+def test_specs_of_a_template():
+    got = specs("UniTuple(i8, 2)(V, R, u1[::1], i8[::1], i8, b1)", "u2")
+    assert got == (
+        (np.dtype("u2"), False),
+        (np.dtype("u2"), True),
+        (np.dtype("u1"), False),
+        (np.dtype("i8"), False),
+        "int",
+        "bool",
+    )
+    with pytest.raises(ValueError):
+        specs("i8(f8)", "u1")
+
+
+def test_matches_takes_exactly_the_types_built():
+    spec = specs("i8(V, R, i8, b1)", "u1")
+    g = np.zeros(8, np.uint8)
+    ro = np.zeros(8, np.uint8)
+    ro.flags.writeable = False
+    assert matches((g, g, 3, True), spec)
+    assert matches((g, ro, np.int64(3), np.bool_(False)), spec)  # read-only where only read
+    assert not matches((ro, g, 3, True), spec)  # read-only where written
+    assert not matches((g.astype(np.uint16), g, 3, True), spec)  # another value type
+    assert not matches((np.zeros(16, np.uint8)[::2], g, 3, True), spec)  # strided
+    assert not matches((g.reshape(2, 4), g, 3, True), spec)
+    assert not matches((g, g, 1 << 63, True), spec)  # beyond int64
+    assert not matches((g, g, 3.0, True), spec)
+    assert not matches((g, g, True, True), spec)  # a bool is not an int64 to numba
+    assert not matches((g, g, 3, 1), spec)
+    assert not matches((g, g, 3), spec)
+
+
+def test_no_kernel_calls_an_exported_kernel():
+    # An exported kernel's name may hold a Native, which numba cannot call from a kernel.
+    stubs = _stubs()
+    exported = {stub.py_func.__name__ for stub in stubs}
+    for stub in _jit._DECLARED:
+        called = set(stub.py_func.__code__.co_names) & exported
+        assert not called - {stub.py_func.__name__}, (stub.name, called)
+
+
+def test_kernel_files_hold_every_kernel():
+    _stubs()
+    declared = {stub.py_func.__code__.co_filename for stub in _jit._DECLARED}
+    listed = {str(native.PACKAGE / name) for name in native.KERNEL_FILES}
+    assert declared <= listed
+
+
+def test_a_build_from_other_sources_is_ignored(monkeypatch):
+    monkeypatch.setattr(native, "digest", lambda: -1)
+    assert native.load() is None
+
+
+def test_disabled_by_the_environment(monkeypatch):
+    monkeypatch.setenv("GRUNDY_NATIVE", "0")
+    assert native.load() is None
+    monkeypatch.setenv("GRUNDY_NATIVE", "1")
+    monkeypatch.setenv("NUMBA_DISABLE_JIT", "1")
+    assert native.load() is None
+
+
+@built
+def test_every_native_kernel_is_bound():
+    compute("·354", 5000, engine="sparse")
+    for stub in _stubs():
+        bound = getattr(sys.modules[stub.py_func.__module__], stub.py_func.__name__)
+        assert isinstance(bound, Native), stub.name
+        assert len(bound.functions) == len(stub.values), stub.name
+
+
+def _native_and_jit(kernel):
+    """The native functions of a bound kernel and its numba dispatcher."""
+    assert isinstance(kernel, Native)
+    return kernel, _jit.jit(kernel.stub)
+
+
+VALUE_TYPES = [np.uint8, np.uint16, np.uint32]
+
+
+@built
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from(["·6", "·16", "·354", "·137", "·45", "4·07", "·52", "·3"]),
+    st.integers(2, 3000),
+    st.sampled_from(VALUE_TYPES),
+)
+def test_dense_fill_native_equals_jit(code, heaps, dtype):
+    c = parse(code)
+    take_all, leave_one, split, _ = dense._as_kernel_arrays(c)
+    kernels = _native_and_jit(dense._fill)
+    out = []
+    for kern in kernels:
+        g = np.zeros(heaps, dtype)
+        r = np.zeros(heaps, dtype)
+        seen = np.zeros(dense.table_size(255), np.int64)
+        cbox = np.array([0, np.iinfo(dtype).max], dtype)
+        stop = kern(g, r, 1, heaps, take_all, leave_one, split, seen, 255, cbox, 128, 4096)
+        out.append((stop, g.copy(), r.copy()))
+    assert out[0][0] == out[1][0]
+    assert np.array_equal(out[0][1], out[1][1]) and np.array_equal(out[0][2], out[1][2])
+
+
+@built
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(["0x·9", "0x·f", "0x·b", "0x·8"]), st.integers(2, 120))
+def test_dense_fill_hex_native_equals_jit(code, heaps):
+    c = parse(code)
+    take_all, leave_one, split, split3 = dense._as_kernel_arrays(c)
+    results = []
+    for kern in _native_and_jit(dense._fill_hex):
+        g = np.zeros(heaps, np.uint8)
+        seen = np.zeros(dense.table_size(255), np.int64)
+        stop = kern(g, 1, heaps, take_all, leave_one, split, split3, seen, 255)
+        results.append((stop, g))
+    assert results[0][0] == results[1][0] and np.array_equal(results[0][1], results[1][1])
+
+
+@built
+@settings(max_examples=30, deadline=None)
+@given(
+    st.sampled_from(["·6", "·16", "·354", "·137", "·45", "·56", "·127"]),
+    st.integers(500, 20_000),
+    st.sampled_from(sparse.ORDERS),
+)
+def test_sparse_run_native_equals_jit(code, heaps, order):
+    # The whole sparse driver, once on the native kernel and once on numba's.
+    want = sparse.SparseRun(parse(code), heaps, order=order).extend(heaps)
+    native_fill = sparse._fill
+    try:
+        sparse._fill = _jit.jit(native_fill.stub)
+        got = sparse.SparseRun(parse(code), heaps, order=order).extend(heaps)
+    finally:
+        sparse._fill = native_fill
+    assert np.array_equal(got, want)
+
+
+values_arrays = st.builds(
+    lambda body, period, reps, dtype: np.concatenate(
+        [np.array(body, np.int64), np.tile(np.array(period, np.int64), reps)]
+    ).astype(dtype),
+    st.lists(st.integers(0, 9), max_size=30),
+    st.lists(st.integers(0, 9), min_size=1, max_size=8),
+    st.integers(1, 6),
+    st.sampled_from([np.uint8, np.uint16, np.uint32, np.int64]),
+)
+
+
+@built
+@settings(max_examples=80, deadline=None)
+@given(values_arrays, st.booleans(), st.integers(0, 2))
+def test_reading_kernels_native_equal_jit(g, arithmetic, lo):
+    from grundy import periods, trajectory
+
+    arrivals = importlib.import_module("grundy.rare.arrivals")  # grundy.rare.arrivals is also a function
+
+    lo = min(lo, g.size - 1)
+    for kern, args in (
+        (periods._reading_at, (g, lo, g.size, arithmetic)),
+        (periods._held_to, (g.astype(np.int64), 0, 1 + lo, 0)),
+        (trajectory._readings, (g.astype(np.int64), arithmetic)),
+        (arrivals._tail_period, (g, g.size // 2, g.size, g.size // 2 - 1)),
+    ):
+        a, b = (k(*args) for k in _native_and_jit(kern))
+        assert type(a) is type(b)
+        if isinstance(a, tuple):
+            assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+        else:
+            assert a == b
+
+
+@built
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(["·354", "·6", "·16", "·137"]), st.integers(1, 7), st.sampled_from(VALUE_TYPES))
+def test_count_kernels_native_equal_jit(code, v, dtype):
+    from grundy.classes import rare_heaps
+
+    counts = importlib.import_module("grundy.rare.counts")
+
+    g = compute(code, 3000).astype(dtype)
+    split = np.asarray(parse(code).split_two, np.int64)
+    none = np.zeros(0, np.int64)
+    results = []
+    for kern in _native_and_jit(counts._tally_dense):
+        c, t = np.zeros(500, np.int64), np.zeros(500, np.int64)
+        kern(g, v, split, none, 2500, 3000, c, t)
+        results.append(c)
+    assert np.array_equal(*results)
+    rare = rare_heaps(g, sparse.even_class(1)).astype(np.int64)
+    target = g[rare].astype(np.int64) ^ v
+    results = []
+    for kern in _native_and_jit(counts._tally):
+        out = [np.zeros(500, np.int64), np.zeros(rare.size, np.int64), np.zeros(rare.size, np.int64)]
+        kern(g, rare, target, split, np.zeros(500, np.int64), 2500, 3000, out[0], out[1], out[2],
+             np.full(rare.size, -1, np.int64))  # fmt: skip
+        results.append(out)
+    assert all(np.array_equal(x, y) for x, y in zip(*results, strict=True))
+
+
+@built
+def test_types_not_built_go_to_numba():
+    from grundy import periods
+
+    g = compute("·137", 400)
+    want = periods._reading_at(g.astype(np.int64), 1, g.size, False)
+    assert periods._reading_at(g.astype(np.int32), 1, g.size, False) == want  # not built: JIT
+    assert periods._reading_at(g.astype(np.uint16)[::1], 1, g.size, False) == want
+    strided = np.repeat(g, 2)[::2]
+    assert not strided.flags.c_contiguous
+    assert periods._reading_at(strided, 1, g.size, False) == want
+
+
+@built
+def test_a_command_on_the_native_build_loads_no_numba():
+    script = (
+        "from grundy.cli import main\n"
+        "try:\n    main(['settle', '·16', '--json'])\nexcept SystemExit:\n    pass\n"
+        "import sys\nprint('numba' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], check=False, capture_output=True, text=True, timeout=300
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split()[-1] == "False"
+    assert '"settled": true' in out.stdout
