@@ -130,7 +130,7 @@ class SparseStats:
 # ---------------------------------------------------------------- kernel
 
 
-@kernel
+@kernel(inline="always")
 def _mark_rare(g, rk, nr, ms, nm, seen, stamp):
     """Stamp ``G(x) XOR G(m - x)`` for every rare heap ``x < m`` and every ``m`` in ``ms[:nm]``.
 
@@ -167,7 +167,7 @@ def _mark_rare(g, rk, nr, ms, nm, seen, stamp):
                 seen[(e & low) ^ g[m0 - x]] = stamp
 
 
-@kernel
+@kernel(inline="always")
 def _cross_off(g, ms, nm, need, stamp, missing, way, scanned):
     """Scan the splits of every ``m`` in ``ms[:nm]``, crossing off the values marked in ``need``.
 
