@@ -14,6 +14,9 @@ The earlier version lives in its own environment, installed (not editable)::
     taskset -c 0 python benchmarks/compare.py --base /tmp/base-venv/bin/python
     python benchmarks/compare.py --base /tmp/base-venv/bin/python --quick   # small rows only
 
+This version runs from the checkout with the native kernels its install
+built (``python -m grundy.engine.build`` remakes them after an edit); the
+table's first line says whether they were current, else the JIT ran.
 ``taskset -c 0`` gives the one-core figures (the targets are one-core);
 without it, the commands may use both cores.  ``--rows`` picks rows by name.
 """
@@ -117,7 +120,12 @@ def main() -> None:
                     run_once(python, row, env, scratch)
         header = (f"{'row':16} {'base s':>8} {'this s':>8} {'ratio':>6} {'target':>7} "
                   f"{'cpu ratio':>9} {'base MB':>8} {'this MB':>8}  verdict")  # fmt: skip
-        print(f"median of {args.runs} runs each, alternating; affinity {sorted(os.sched_getaffinity(0))}")
+        native = subprocess.run(
+            [sys.executable, "-c", "from grundy.engine import native; print(native.load() is not None)"],
+            env=this_env, capture_output=True, text=True, check=False,
+        ).stdout.strip()  # fmt: skip
+        print(f"median of {args.runs} runs each, alternating; affinity {sorted(os.sched_getaffinity(0))}; "
+              f"this version's native kernels current: {native}")  # fmt: skip
         print(header)
         for row in rows:
             runs: dict[str, list[Run]] = {"base": [], "this": []}
