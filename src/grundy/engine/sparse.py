@@ -168,6 +168,36 @@ def _mark_rare(g, rk, nr, ms, nm, seen, stamp):
 
 
 @kernel(inline="always")
+def _mark_rare_pair(g, rk, nr, m, seen, stamp, ahead, stamp2):
+    """:func:`_mark_rare` for one split digit and two heaps at once: the splits of ``m`` into
+    ``seen`` and those of ``m + 1`` (the next heap's) into ``ahead``.
+
+    For a split digit ``k >= 1`` (the caller checks) the next heap's splits
+    only read heaps below this one, all known, and a rare heap found at this
+    heap is too large to split off from it, so its marks can be made now:
+    one load of each rare heap serves both heaps.
+    """
+    bits = np.uint64(20)
+    low = np.uint64((1 << 20) - 1)
+    m0 = np.uint64(m)
+    m1 = m0 + np.uint64(1)
+    hi = nr
+    while hi > 0 and np.uint64(rk[hi - 1]) >> bits >= m0:
+        hi -= 1
+    for i in range(hi):
+        e = np.uint64(rk[i])
+        x = e >> bits
+        v = e & low
+        seen[v ^ g[m0 - x]] = stamp
+        ahead[v ^ g[m1 - x]] = stamp2
+    for i in range(hi, nr):
+        e = np.uint64(rk[i])
+        x = e >> bits
+        if x < m1:
+            ahead[(e & low) ^ g[m1 - x]] = stamp2
+
+
+@kernel(inline="always")
 def _cross_off(g, ms, nm, need, stamp, missing, way, scanned):
     """Scan the splits of every ``m`` in ``ms[:nm]``, crossing off the values marked in ``need``.
 
@@ -271,33 +301,42 @@ def _cross_off(g, ms, nm, need, stamp, missing, way, scanned):
 
 @kernel(
     native="UniTuple(i8, 2)(V, i8, i8, i8[::1], i8[::1], i8[::1], u1[::1], i8, i8, i8[::1], "
-    "i8, i8, i8[::1], i8[::1], i8, i8, i8[::1])"
+    "i8, i8, i8[::1], i8[::1], i8[::1], i8, i8, i8[::1])"
 )
 def _fill(
-    g, n0, n1, take_all, leave_one, split, cls, sigma, pi, rk, nr, rmax, seen, need, cap,
-    way, scanned,
+    g, n0, n1, take_all, leave_one, split, cls, sigma, pi, rk, nr, rmax, seen, need, ahead,
+    cap, way, scanned,
 ):  # fmt: skip
     """Compute ``g[n]`` for ``n0 <= n < n1`` by the sparse-space method (two-heap moves at most).
 
     ``cls[v]`` is ``popcount(v & mask) & 1``; ``sigma``, ``pi`` select the
     position variant (module docstring).  ``rk[:nr]`` are the rare heaps
     in increasing order with their values (:func:`_mark_rare`); new ones are appended.
-    ``seen`` and ``need`` are stamp arrays of ``dense.table_size(cap)``.  Returns
+    ``seen``, ``need`` and ``ahead`` (the next heap's marks, :func:`_mark_rare_pair`) are
+    stamp arrays of ``dense.table_size(cap)``.  Returns
     ``(stop, nr)``: ``stop`` is ``n1``, the heap whose value exceeds ``cap``
     (not computed), or the heap after the one that brought the rare count to
     ``rmax``.  ``way`` and ``scanned`` are :func:`_cross_off`'s.
     """
     ms = np.empty(split.shape[0], dtype=np.int64)
+    early = False
     for n in range(n0, n1):
         stamp = n + 1
-        _mark_small_moves(g, n, take_all, leave_one, seen, stamp)
+        table = ahead if early else seen
+        _mark_small_moves(g, n, take_all, leave_one, table, stamp)
         nm = _split_sizes(n, split, ms)
-        _mark_rare(g, rk, nr, ms, nm, seen, stamp)
+        if early:
+            early = False
+        elif nm == 1 and split.shape[0] == 1 and split[0] >= 1 and n + 1 < n1:
+            _mark_rare_pair(g, rk, nr, ms[0], seen, stamp, ahead, stamp + 1)
+            early = True
+        else:
+            _mark_rare(g, rk, nr, ms, nm, seen, stamp)
         cpar = 1 ^ (sigma & ((n ^ pi) & 1))
         c = 0
         missing = 0
         while c <= cap:
-            if seen[c] != stamp:
+            if table[c] != stamp:
                 if cls[c] == cpar:
                     break
                 need[c] = stamp
@@ -446,6 +485,7 @@ class SparseRun:
         size = dense.table_size(_cap(self.g.dtype))
         self.seen = np.zeros(size, dtype=np.int64)
         self.need = np.zeros(size, dtype=np.int64)
+        self.ahead = np.zeros(size, dtype=np.int64)
         if self.mask is not None:
             self.cls = classes.table(self.mask.mask, size)
 
@@ -531,7 +571,7 @@ class SparseRun:
         stop, self.nr = _fill(
             self.g, self.n, target, take_all, leave_one, split, self.cls,
             int(self.mask.position), self.pi or 0,
-            self.rk, self.nr, rmax, self.seen, self.need, _cap(self.g.dtype),
+            self.rk, self.nr, rmax, self.seen, self.need, self.ahead, _cap(self.g.dtype),
             way, self.scanned,
         )  # fmt: skip
         if stop > start:
