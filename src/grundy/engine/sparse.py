@@ -137,50 +137,37 @@ def _mark_rare(g, rk, nr, ms, nm, seen, stamp):
     ``rk[i]`` is a rare heap and its value in one word, ``x << 20 | G(x)``
     (:data:`VALUE_BITS`): one load where two arrays took two, about a third
     less time in this, the hottest loop.  ``ms`` decreases; split digits go
-    two to a pass (one load of ``x`` and ``G(x)`` serves both), the larger
-    ``m`` finishing alone on the rare heaps that only it can split off.
-    Indices are unsigned so that numba emits no negative-index fix-up.
+    two to a pass (:func:`_mark_two`).  Indices are unsigned so that numba
+    emits no negative-index fix-up.
     """
     bits = np.uint64(20)
     low = np.uint64((1 << 20) - 1)
     for j in range(0, nm, 2):
-        m0 = np.uint64(ms[j])
-        m1 = np.uint64(ms[j + 1]) if j + 1 < nm else m0
-        hi = nr
-        while hi > 0 and np.uint64(rk[hi - 1]) >> bits >= m1:
-            hi -= 1
-        if m1 == m0:
-            for i in range(hi):
-                e = np.uint64(rk[i])
-                seen[(e & low) ^ g[m0 - (e >> bits)]] = stamp
+        if j + 1 < nm:
+            _mark_two(g, rk, nr, ms[j + 1], ms[j], seen, stamp, seen, stamp)
             continue
+        m = np.uint64(ms[j])
+        hi = nr
+        while hi > 0 and np.uint64(rk[hi - 1]) >> bits >= m:
+            hi -= 1
         for i in range(hi):
             e = np.uint64(rk[i])
-            x = e >> bits
-            v = e & low
-            seen[v ^ g[m0 - x]] = stamp
-            seen[v ^ g[m1 - x]] = stamp
-        for i in range(hi, nr):
-            e = np.uint64(rk[i])
-            x = e >> bits
-            if x < m0:
-                seen[(e & low) ^ g[m0 - x]] = stamp
+            seen[(e & low) ^ g[m - (e >> bits)]] = stamp
 
 
 @kernel(inline="always")
-def _mark_rare_pair(g, rk, nr, m, seen, stamp, ahead, stamp2):
-    """:func:`_mark_rare` for one split digit and two heaps at once: the splits of ``m`` into
-    ``seen`` and those of ``m + 1`` (the next heap's) into ``ahead``.
+def _mark_two(g, rk, nr, small, large, seen, stamp, seen2, stamp2):
+    """Stamp the splits of ``small`` into ``seen`` and those of ``large > small`` into ``seen2``
+    (:func:`_mark_rare`), in one pass over the rare heaps: one load of each serves both, and
+    ``large`` finishes alone on the rare heaps that only it can split off.
 
-    For a split digit ``k >= 1`` (the caller checks) the next heap's splits
-    only read heaps below this one, all known, and a rare heap found at this
-    heap is too large to split off from it, so its marks can be made now:
-    one load of each rare heap serves both heaps.
+    Two split digits of one heap share a table; the sparse kernel also gives
+    it one split digit of two heaps, ``n`` and ``n + 1``, in two tables.
     """
     bits = np.uint64(20)
     low = np.uint64((1 << 20) - 1)
-    m0 = np.uint64(m)
-    m1 = m0 + np.uint64(1)
+    m0 = np.uint64(small)
+    m1 = np.uint64(large)
     hi = nr
     while hi > 0 and np.uint64(rk[hi - 1]) >> bits >= m0:
         hi -= 1
@@ -189,12 +176,12 @@ def _mark_rare_pair(g, rk, nr, m, seen, stamp, ahead, stamp2):
         x = e >> bits
         v = e & low
         seen[v ^ g[m0 - x]] = stamp
-        ahead[v ^ g[m1 - x]] = stamp2
+        seen2[v ^ g[m1 - x]] = stamp2
     for i in range(hi, nr):
         e = np.uint64(rk[i])
         x = e >> bits
         if x < m1:
-            ahead[(e & low) ^ g[m1 - x]] = stamp2
+            seen2[(e & low) ^ g[m1 - x]] = stamp2
 
 
 @kernel(inline="always")
@@ -312,7 +299,7 @@ def _fill(
     ``cls[v]`` is ``popcount(v & mask) & 1``; ``sigma``, ``pi`` select the
     position variant (module docstring).  ``rk[:nr]`` are the rare heaps
     in increasing order with their values (:func:`_mark_rare`); new ones are appended.
-    ``seen``, ``need`` and ``ahead`` (the next heap's marks, :func:`_mark_rare_pair`) are
+    ``seen``, ``need`` and ``ahead`` (the next heap's marks, made with this heap's by :func:`_mark_two`) are
     stamp arrays of ``dense.table_size(cap)``.  Returns
     ``(stop, nr)``: ``stop`` is ``n1``, the heap whose value exceeds ``cap``
     (not computed), or the heap after the one that brought the rare count to
@@ -328,7 +315,8 @@ def _fill(
         if early:
             early = False
         elif nm == 1 and split.shape[0] == 1 and split[0] >= 1 and n + 1 < n1:
-            _mark_rare_pair(g, rk, nr, ms[0], seen, stamp, ahead, stamp + 1)
+            # k >= 1: heap n + 1's splits read only heaps below n, and never heap n: mark them now
+            _mark_two(g, rk, nr, ms[0], ms[0] + 1, seen, stamp, ahead, stamp + 1)
             early = True
         else:
             _mark_rare(g, rk, nr, ms, nm, seen, stamp)
