@@ -323,12 +323,12 @@ def _fill(
         cpar = 1 ^ (sigma & ((n ^ pi) & 1))
         c = 0
         missing = 0
-        while c <= cap:
-            if table[c] != stamp:
-                if cls[c] == cpar:
-                    break
-                need[c] = stamp
-                missing += 1
+        while c <= cap:  # one branch a value: whether a value is marked is not predictable
+            free = np.int64(table[c] != stamp)
+            if free & np.int64(cls[c] == cpar):
+                break
+            need[c] = stamp * free
+            missing += free
             c += 1
         if missing and nm:
             missing = _cross_off(g, ms, nm, need, stamp, missing, way, scanned)
