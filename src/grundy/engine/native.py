@@ -126,7 +126,7 @@ INT64 = (-(1 << 63), 1 << 63)
 
 
 def matches(args: tuple, specs: tuple) -> bool:
-    """Whether ``args`` have exactly the types ``specs`` (from the manifest) were built for.
+    """Whether ``args`` have exactly the types ``specs`` (:func:`specs`) were built for.
 
     An array spec is ``(dtype, read_only)``: the argument must be a 1-D,
     C-contiguous, aligned ndarray of that dtype, writable unless the kernel
