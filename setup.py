@@ -14,7 +14,7 @@ from setuptools.command.build_ext import build_ext
 
 
 class BuildNative(build_ext):
-    """Compile ``grundy.engine._native`` with :func:`grundy.engine.build.build`."""
+    """Compile ``grundy.engine._native`` and ``_native_nrt`` with :func:`grundy.engine.build.build`."""
 
     def build_extension(self, ext):
         target = Path(self.get_ext_fullpath(ext.name)).parent
@@ -26,7 +26,8 @@ class BuildNative(build_ext):
         try:
             from grundy.engine.build import build
 
-            print(f"grundy: compiling the native kernels into {build(target)}", file=sys.stderr)
+            name = ext.name.rsplit(".", 1)[1]
+            print(f"grundy: compiled the native kernels into {build(target, [name])[0]}", file=sys.stderr)
         except Exception as error:  # noqa: BLE001 (any failure leaves the work to numba's JIT)
             print(
                 f"grundy: the native kernels were not built ({type(error).__name__}: {error}); "
@@ -36,6 +37,6 @@ class BuildNative(build_ext):
 
 
 setup(
-    ext_modules=[Extension("grundy.engine._native", sources=[])],
+    ext_modules=[Extension(f"grundy.engine.{name}", sources=[]) for name in ("_native", "_native_nrt")],
     cmdclass={"build_ext": BuildNative},
 )

@@ -130,7 +130,8 @@ def test_cache_key_holds_every_kernel_source():
     g = np.zeros(50, np.uint8)
     take_all, leave_one, split, _ = dense._as_kernel_arrays(parse("·354"))
     seen = np.zeros(dense.table_size(255), np.int64)
-    fill(g, g.copy(), 1, 50, take_all, leave_one, split, seen, 255, np.array([0, 255], np.uint8), 128, 4096)
+    scratch = (np.zeros(split.size, np.int64), np.zeros(3, np.uint64))
+    fill(g, g.copy(), 1, 50, take_all, leave_one, split, seen, 255, np.array([0, 255], np.uint8), 128, 4096, *scratch)
     sig = fill.signatures[0]
     key = fill._cache._index_key(sig, fill.targetctx.codegen())
     assert key[-1] == _jit.SOURCE_DIGEST

@@ -2,8 +2,10 @@
 never run from other sources than today's, and numba's JIT for whatever it does not cover."""
 
 import importlib
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,6 +17,11 @@ from grundy.engine import _jit, compute, dense, native, sparse
 from grundy.engine.native import Native, matches, specs
 
 MODULE = native.load()
+
+
+def numba_disabled() -> bool:
+    return os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
+
 built = pytest.mark.skipif(
     MODULE is None, reason="no native build here (no C compiler at install, or GRUNDY_NATIVE=0)"
 )
@@ -83,6 +90,35 @@ def test_kernel_files_hold_every_kernel():
     assert declared <= listed
 
 
+@built
+def test_lean_kernels_count_no_references():
+    # The lean module is built without numba's runtime: no reference counting in its code.
+    lean, counted = (Path(MODULE[name].__file__).read_bytes() for name in native.NAMES)
+    assert b"NRT_incref" not in lean
+    assert b"NRT_incref" in counted
+    for stub in _stubs():
+        assert (native.module_name(stub) == native.NAMES[1]) == stub.allocates, stub.name
+
+
+def test_a_lean_kernel_may_not_allocate():
+    # numba refuses an array created in a kernel not declared allocates=True.
+    def grows(n):
+        return np.zeros(n, np.int64).size
+
+    def grows_too(n):  # another function: numba's cache keys an entry by the function
+        return np.zeros(n, np.int64).size
+
+    _jit.bind()  # the package's kernels first, as a command binds them
+    lean = _jit.kernel(grows)
+    counted = _jit.kernel(grows_too, allocates=True)
+    if numba_disabled():
+        pytest.skip("kernels run as Python (NUMBA_DISABLE_JIT)")
+    assert _jit.jit(counted)(3) == 3
+    with pytest.raises(Exception, match="Only accept returning of array passed"):
+        _jit.jit(lean)(3)
+    _jit._DECLARED[:] = [s for s in _jit._DECLARED if s not in (lean, counted)]
+
+
 def test_a_build_from_other_sources_is_ignored(monkeypatch):
     monkeypatch.setattr(native, "digest", lambda: -1)
     assert native.load() is None
@@ -131,7 +167,8 @@ def test_dense_fill_native_equals_jit(code, heaps, dtype):
         r = np.zeros(heaps, dtype)
         seen = np.zeros(dense.table_size(255), np.int64)
         cbox = np.array([0, np.iinfo(dtype).max], dtype)
-        stop = kern(g, r, 1, heaps, take_all, leave_one, split, seen, 255, cbox, 128, 4096)
+        scratch = (np.zeros(split.size, np.int64), np.zeros(3, np.uint64))
+        stop = kern(g, r, 1, heaps, take_all, leave_one, split, seen, 255, cbox, 128, 4096, *scratch)
         out.append((stop, g.copy(), r.copy()))
     assert out[0][0] == out[1][0]
     assert np.array_equal(out[0][1], out[1][1]) and np.array_equal(out[0][2], out[1][2])

@@ -183,7 +183,7 @@ def as_values(values, signed: bool = True) -> np.ndarray:
     return np.ascontiguousarray(g, dtype=np.int64 if signed else None)
 
 
-@kernel(native="UniTuple(i8, 2)(R, i8, i8, b1)", values=("u1", "u2", "u4", "i8"))
+@kernel(native="UniTuple(i8, 2)(R, i8, i8, b1)", values=("u1", "u2", "u4", "i8"), allocates=True)
 def _reading_at(g, lo, d, arithmetic):
     """``(s, p)`` of the reading at depth ``d`` over heaps ``lo..d-1``, or ``(-1, -1)``.
 

@@ -323,14 +323,14 @@ def _find(nxt, e):
     return e
 
 
-@kernel
+@kernel(allocates=True)
 def _grow(a, n):
     out = np.empty(max(2 * a.size, n), a.dtype)
     out[: a.size] = a
     return out
 
 
-@kernel
+@kernel(allocates=True)
 def _runs(x, arithmetic):
     """Every run of ``x``: arrays ``i, j, p, saltus``, each a maximal ``[i, j]`` of smallest
     period ``p`` and length ``j - i + 1 >= 2p`` (``x[k + p] - x[k]`` constant, the saltus, for
@@ -413,7 +413,7 @@ def _runs(x, arithmetic):
     return run_i[:nruns], run_j[:nruns], run_p[:nruns], run_s[:nruns]
 
 
-@kernel(native="UniTuple(i8[::1], 2)(R, b1)", values=("i8",))
+@kernel(native="UniTuple(i8[::1], 2)(R, b1)", values=("i8",), allocates=True)
 def _readings(x, arithmetic):
     """The reading at every end ``e`` of ``x``: arrays ``start, period`` (-1 where none).
 

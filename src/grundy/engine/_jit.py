@@ -65,14 +65,16 @@ class _Kernel:
 
     ``native`` is the signature template of the kernel's native build (see
     :mod:`.native`) and ``values`` the value types it is built for; ``native``
-    is None for a kernel that only other kernels call.
+    is None for a kernel that only other kernels call.  ``allocates`` says
+    whether it creates arrays (:func:`kernel`).
     """
 
-    def __init__(self, fn, options: dict, native: str | None, values: tuple[str, ...]):
+    def __init__(self, fn, options: dict, native: str | None, values: tuple[str, ...], allocates: bool):
         self.py_func = fn
-        self.options = options
+        self.options = options if allocates else {"_nrt": False, **options}
         self.native = native
         self.values = values
+        self.allocates = allocates
         self.name = f"{fn.__module__}.{fn.__name__}"
         self.dispatcher = None
         functools.update_wrapper(self, fn)
@@ -85,7 +87,7 @@ class _Kernel:
         return target(*args)
 
 
-def kernel(fn=None, *, native: str | None = None, values=("u1", "u2", "u4"), **options):
+def kernel(fn=None, *, native: str | None = None, values=("u1", "u2", "u4"), allocates=False, **options):
     """Declare a kernel (numba ``nopython``, cached); ``options`` go to ``numba.njit``.
 
     Use as ``@kernel`` or ``@kernel(native="i8(V, i8)")``: a ``native``
@@ -93,15 +95,20 @@ def kernel(fn=None, *, native: str | None = None, values=("u1", "u2", "u4"), **o
     value type in ``values``, ``V`` standing for a writable array of that
     type and ``R`` for one the kernel only reads (:mod:`.native`).  The
     module's global name is replaced by the native function or the numba
-    dispatcher when kernels are first used.  numba's own ``inline="always"``
-    re-types the callee in every caller (compile time), but a call that
-    passes arrays counts their references atomically, which LLVM cannot
-    remove: it pays for a helper called once per heap (the sparse kernel's,
-    8% of settle ·354), not elsewhere.
+    dispatcher when kernels are first used.
+
+    **Lean unless it allocates.**  A kernel that creates no array (its
+    scratch comes from the caller) is compiled without numba's reference
+    counting (``_nrt=False``): every array it sees belongs to its caller, so
+    the counts would only cost.  They cost a lot: numba counts the arrays
+    passed to every call atomically and LLVM keeps most of those counts,
+    36% of ``·16``'s time before this.  A kernel that creates arrays says
+    ``allocates=True`` (numba refuses to compile an allocation in a lean
+    one); a lean kernel calls only lean kernels.
     """
     if fn is None:
-        return lambda f: kernel(f, native=native, values=values, **options)
-    stub = _Kernel(fn, options, native, tuple(values))
+        return lambda f: kernel(f, native=native, values=values, allocates=allocates, **options)
+    stub = _Kernel(fn, options, native, tuple(values), allocates)
     with _lock:
         _DECLARED.append(stub)
         if not _jitted:  # once numba is bound, numba's own file stamp covers later modules

@@ -1,9 +1,9 @@
 """Compile the native build (:mod:`.native`): every kernel with a ``native`` signature, ahead
-of time, with numba's ahead-of-time compiler.
+of time, with numba's ahead-of-time compiler, into two modules (:data:`.native.NAMES`).
 
 ``setup.py`` calls :func:`build` at install; ``python -m grundy.engine.build`` rebuilds it
 in the package (after editing a kernel in an editable install, say).  Needs numba and a C
-compiler; takes about a minute.
+compiler; takes about half a minute.
 """
 
 from __future__ import annotations
@@ -71,28 +71,35 @@ def exports() -> list[tuple[str, object, object]]:
     return out
 
 
-def compiler():
-    """numba's ahead-of-time compiler, loaded with every native function and the source hash."""
+def compiler(name: str):
+    """numba's ahead-of-time compiler for module ``name`` of :data:`.native.NAMES`, loaded with
+    its native functions and the source hash; numba's runtime only where kernels allocate."""
     os.environ["GRUNDY_NATIVE"] = "0"
     _import_kernels()
     _jit._jit_all()
     from numba.pycc import CC
 
-    cc = CC(native.NAME, source_module=native.__name__)
+    cc = CC(name, source_module=native.__name__)
     cc.target_cpu = HOST
+    cc.use_nrt = name != native.NAMES[0]
     for export, stub, sig in exports():
-        cc.export(export, sig)(stub.py_func)
+        if native.module_name(stub) == name:
+            cc.export(export, sig)(stub.py_func)
     cc.export("source_digest", "i8()")(eval(f"lambda: {native.digest()}"))
     return cc
 
 
-def build(directory: Path = native.PACKAGE / "engine") -> Path:
-    """Compile the native module into ``directory``; returns its path."""
-    cc = compiler()
-    cc.output_dir = str(directory)
-    cc.compile()
-    return Path(directory) / cc.output_file
+def build(directory: Path = native.PACKAGE / "engine", names=native.NAMES) -> list[Path]:
+    """Compile the modules ``names`` into ``directory``; returns their paths."""
+    paths = []
+    for name in names:
+        cc = compiler(name)
+        cc.output_dir = str(directory)
+        cc.compile()
+        paths.append(Path(directory) / cc.output_file)
+    return paths
 
 
 if __name__ == "__main__":
-    print(build(*(Path(a) for a in sys.argv[1:2])))
+    for path in build(*(Path(a) for a in sys.argv[1:2])):
+        print(path)

@@ -143,19 +143,18 @@ def _splits_have(g, r, ms, L, c, top, seen, stamp, offs, block, block_max):
     return False
 
 
-@kernel(native="i8(V, V, i8, i8, i8[::1], i8[::1], i8[::1], i8[::1], i8, V, i8, i8)")
-def _fill(g, r, n0, n1, take_all, leave_one, split, seen, cap, cbox, block, block_max):
+@kernel(native="i8(V, V, i8, i8, i8[::1], i8[::1], i8[::1], i8[::1], i8, V, i8, i8, i8[::1], u8[::1])")
+def _fill(g, r, n0, n1, take_all, leave_one, split, seen, cap, cbox, block, block_max, ms, offs):
     """Compute ``g[n]`` for ``n0 <= n < n1`` (two-heap moves at most).
 
     ``r`` is the reversed copy (``r[len(r)-1-i] = g[i]``, ``len(r) >= n1``),
     ``seen`` a stamp array of ``table_size(cap)`` entries and ``cbox`` a
     scratch pair of ``g``'s type whose second entry is that type's largest
-    value.  Returns the first heap not computed: ``n1``, or the heap whose
-    value exceeds ``cap``.
+    value; ``ms`` (as long as ``split``) and ``offs`` (3) are scratch.
+    Returns the first heap not computed: ``n1``, or the heap whose value
+    exceeds ``cap``.
     """
     L = r.shape[0]
-    ms = np.empty(split.shape[0], dtype=np.int64)
-    offs = np.empty(3, dtype=np.uint64)
     top = cbox[1]
     for n in range(n0, n1):
         stamp = n + 1
@@ -232,6 +231,8 @@ def run(code, heaps, prefix, on_chunk=None, chunk_seconds=CHUNK_SECONDS):
     if not hexa:
         r[heaps - 1 - np.arange(prefix.size)] = prefix
     seen = np.zeros(table_size(_cap(dtype)), dtype=np.int64)
+    ms = np.zeros(split.size, dtype=np.int64)
+    offs = np.zeros(3, dtype=np.uint64)
     n = max(prefix.size, 1)
     chunk = FIRST_CHUNK
     while n < heaps:
@@ -242,7 +243,9 @@ def run(code, heaps, prefix, on_chunk=None, chunk_seconds=CHUNK_SECONDS):
             stop = _fill_hex(g, n, n1, take_all, leave_one, split, split3, seen, cap)
         else:
             cbox = np.array([0, np.iinfo(dtype).max], dtype=dtype)
-            stop = _fill(g, r, n, n1, take_all, leave_one, split, seen, cap, cbox, BLOCK, BLOCK_MAX)
+            stop = _fill(
+                g, r, n, n1, take_all, leave_one, split, seen, cap, cbox, BLOCK, BLOCK_MAX, ms, offs
+            )
         elapsed = time.perf_counter() - t0
         if stop < n1:
             if dtype == DTYPES[-1]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from ._jit import kernel
 
 
-@kernel(inline="always")
+@kernel
 def _mark_small_moves(g, n, take_all, leave_one, seen, stamp):
     """Stamp the values of the moves from ``n`` that leave no heap or one heap."""
     for k in take_all:
@@ -21,7 +21,7 @@ def _mark_small_moves(g, n, take_all, leave_one, seen, stamp):
             seen[g[n - k]] = stamp
 
 
-@kernel(inline="always")
+@kernel
 def _split_sizes(n, split, ms):
     """Write into ``ms`` each ``m = n - k >= 2`` (``k`` a split digit); return how many."""
     nm = 0

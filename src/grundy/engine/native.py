@@ -2,13 +2,16 @@
 
 A kernel declared with a ``native`` signature (:func:`._jit.kernel`) is also
 compiled at install, by ``setup.py`` through numba's ahead-of-time compiler
-(``numba.pycc``, :mod:`.build`), into the extension module
-``grundy.engine._native``: one function per value type (named by
-:func:`export_name`), for the CPU it is built on, and ``source_digest()``,
-the hash of the kernel sources it was built from.
+(``numba.pycc``, :mod:`.build`), into one of two extension modules:
+``grundy.engine._native`` holds the lean kernels, built without numba's
+reference counting, and ``grundy.engine._native_nrt`` the few that create
+arrays, with numba's runtime (:func:`._jit.kernel` says why).  Each has one
+function per value type (named by :func:`export_name`), for the CPU it is
+built on, and ``source_digest()``, the hash of the kernel sources it was
+built from.
 
-At run time :func:`load` imports the module (a few milliseconds; numba is
-not imported) only when that hash is the hash of the sources now, so an
+At run time :func:`load` imports both (a few milliseconds; numba is not
+imported) only when each one's hash is the hash of the sources now, so an
 edited kernel never runs from an old build.  A :class:`Native` takes the
 kernel's place and calls the function whose argument types match exactly
 (:func:`specs` reads them from the signature).  The compiled code checks
@@ -32,8 +35,8 @@ from pathlib import Path
 
 import numpy as np
 
-NAME = "_native"
-"""The extension module's name in this package."""
+NAMES = ("_native", "_native_nrt")
+"""The extension modules' names in this package: lean kernels, then those that allocate."""
 PACKAGE = Path(__file__).resolve().parent.parent
 KERNEL_FILES = (
     "engine/_jit.py",
@@ -66,18 +69,27 @@ def enabled() -> bool:
     ) in ("", "0")
 
 
-def load():
-    """The native module, or None when it is missing, was built from other sources, cannot be
-    imported, or is disabled (:func:`enabled`)."""
+def module_name(stub) -> str:
+    """The module of :data:`NAMES` that holds a kernel's native functions."""
+    return NAMES[bool(stub.allocates)]
+
+
+def load() -> dict | None:
+    """The native modules by name, or None when one is missing, was built from other sources,
+    cannot be imported, or is disabled (:func:`enabled`)."""
     if not enabled():
         return None
-    try:
-        module = importlib.import_module(f"{__package__}.{NAME}")
-        if module.source_digest() != digest():
+    modules = {}
+    want = digest()
+    for name in NAMES:
+        try:
+            module = importlib.import_module(f"{__package__}.{name}")
+            if module.source_digest() != want:
+                return None
+        except (ImportError, AttributeError, OSError):
             return None
-    except (ImportError, AttributeError, OSError):
-        return None
-    return module
+        modules[name] = module
+    return modules
 
 
 def export_name(kernel_name: str, value: str) -> str:
@@ -85,10 +97,11 @@ def export_name(kernel_name: str, value: str) -> str:
     return f"{kernel_name.replace('.', '_')}_{value}"
 
 
-def functions(module, stub) -> list:
-    """``(function, specs)`` for each value type the module has ``stub`` for."""
-    if module is None or not stub.native:
+def functions(modules: dict | None, stub) -> list:
+    """``(function, specs)`` for each value type the native build (:func:`load`) has ``stub`` for."""
+    if modules is None or not stub.native:
         return []
+    module = modules[module_name(stub)]
     out = []
     for value in stub.values:
         function = getattr(module, export_name(stub.name, value), None)

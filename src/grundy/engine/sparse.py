@@ -130,7 +130,7 @@ class SparseStats:
 # ---------------------------------------------------------------- kernel
 
 
-@kernel(inline="always")
+@kernel
 def _mark_rare(g, rk, nr, ms, nm, seen, stamp):
     """Stamp ``G(x) XOR G(m - x)`` for every rare heap ``x < m`` and every ``m`` in ``ms[:nm]``.
 
@@ -155,7 +155,7 @@ def _mark_rare(g, rk, nr, ms, nm, seen, stamp):
             seen[(e & low) ^ g[m - (e >> bits)]] = stamp
 
 
-@kernel(inline="always")
+@kernel
 def _mark_two(g, rk, nr, small, large, seen, stamp, seen2, stamp2):
     """Stamp the splits of ``small`` into ``seen`` and those of ``large > small`` into ``seen2``
     (:func:`_mark_rare`), in one pass over the rare heaps: one load of each serves both, and
@@ -184,7 +184,7 @@ def _mark_two(g, rk, nr, small, large, seen, stamp, seen2, stamp2):
             seen2[(e & low) ^ g[m1 - x]] = stamp2
 
 
-@kernel(inline="always")
+@kernel
 def _cross_off(g, ms, nm, need, stamp, missing, way, scanned):
     """Scan the splits of every ``m`` in ``ms[:nm]``, crossing off the values marked in ``need``.
 
@@ -288,11 +288,11 @@ def _cross_off(g, ms, nm, need, stamp, missing, way, scanned):
 
 @kernel(
     native="UniTuple(i8, 2)(V, i8, i8, i8[::1], i8[::1], i8[::1], u1[::1], i8, i8, i8[::1], "
-    "i8, i8, i8[::1], i8[::1], i8[::1], i8, i8, i8[::1])"
+    "i8, i8, i8[::1], i8[::1], i8[::1], i8, i8, i8[::1], i8[::1])"
 )
 def _fill(
     g, n0, n1, take_all, leave_one, split, cls, sigma, pi, rk, nr, rmax, seen, need, ahead,
-    cap, way, scanned,
+    cap, way, scanned, ms,
 ):  # fmt: skip
     """Compute ``g[n]`` for ``n0 <= n < n1`` by the sparse-space method (two-heap moves at most).
 
@@ -303,9 +303,9 @@ def _fill(
     stamp arrays of ``dense.table_size(cap)``.  Returns
     ``(stop, nr)``: ``stop`` is ``n1``, the heap whose value exceeds ``cap``
     (not computed), or the heap after the one that brought the rare count to
-    ``rmax``.  ``way`` and ``scanned`` are :func:`_cross_off`'s.
+    ``rmax``.  ``way`` and ``scanned`` are :func:`_cross_off`'s; ``ms`` is scratch for the split
+    sizes, as long as ``split``.
     """
-    ms = np.empty(split.shape[0], dtype=np.int64)
     early = False
     for n in range(n0, n1):
         stamp = n + 1
@@ -436,6 +436,7 @@ class SparseRun:
         self.order = order
         self.pairs: dict[int, float] = {}
         self.scanned = np.zeros(1, dtype=np.int64)
+        self.ms = np.zeros(len(code.split_two), dtype=np.int64)
         self.applies = applies(code)
         self.pi = split_parity(code)
         if mask is not None and not self.applies:
@@ -560,7 +561,7 @@ class SparseRun:
             self.g, self.n, target, take_all, leave_one, split, self.cls,
             int(self.mask.position), self.pi or 0,
             self.rk, self.nr, rmax, self.seen, self.need, self.ahead, _cap(self.g.dtype),
-            way, self.scanned,
+            way, self.scanned, self.ms,
         )  # fmt: skip
         if stop > start:
             self.pairs[way] = int(self.scanned[0]) / (stop - start)
