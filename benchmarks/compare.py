@@ -4,7 +4,8 @@ Every row runs as a whole command (``python -m grundy ...``, start-up
 included) for both versions, alternating, several times; the table gives
 medians and the ratio this/base, with the target the row must meet.  The
 machine may be shared and noisy, which is why both versions run in the same
-loop; CPU time (user + system) is printed beside wall time because it is
+loop, and why the small rows (a fraction of a second, most of it start-up)
+run three times as often; CPU time (user + system) is printed beside wall time because it is
 less disturbed by other work.  Not part of the test suite.
 
 The earlier version lives in its own environment, installed (not editable)::
@@ -63,6 +64,8 @@ ROWS = (
     Row("survey-fresh", ("survey", "--digits", "3", "--heaps", "2400"), None, wall=10.0, fresh=True),
 )
 SMALL_COMMAND_MB = 80
+SMALL_RUNS = 3
+"""The small rows run this many times ``--runs``: cheap, and their medians are the noisiest."""
 
 
 @dataclass
@@ -124,12 +127,12 @@ def main() -> None:
             [sys.executable, "-c", "from grundy.engine import native; print(native.load() is not None)"],
             env=this_env, capture_output=True, text=True, check=False,
         ).stdout.strip()  # fmt: skip
-        print(f"median of {args.runs} runs each, alternating; affinity {sorted(os.sched_getaffinity(0))}; "
+        print(f"median of {args.runs} runs each ({SMALL_RUNS * args.runs} for small rows), alternating; affinity {sorted(os.sched_getaffinity(0))}; "
               f"this version's native kernels current: {native}")  # fmt: skip
         print(header)
         for row in rows:
             runs: dict[str, list[Run]] = {"base": [], "this": []}
-            for _ in range(args.runs):
+            for _ in range(args.runs * (SMALL_RUNS if row.small else 1)):
                 for label, python, env in versions:
                     runs[label].append(run_once(python, row, env, scratch))
             med = {k: Run(*(statistics.median(getattr(r, f) for r in v) for f in ("wall", "cpu", "peak_mb", "rc")))
