@@ -22,6 +22,7 @@ def _modules_after(code: str) -> set[str]:
 def test_import_grundy_loads_neither_numpy_nor_numba():
     loaded = _modules_after("import grundy")
     assert "numpy" not in loaded and "numba" not in loaded
+    assert "concurrent.futures" not in loaded  # and logging: a survey's executor, 8 ms
     assert "numba" not in _modules_after("from grundy import compute, Code, Sequence")
 
 

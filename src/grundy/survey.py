@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 import warnings
 from collections.abc import Callable, Iterable
-from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING
@@ -25,6 +24,8 @@ from .codes import Code, family, parse
 from .errors import UsageError
 
 if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
     import numpy as np
 
     from .catalogue import Catalogue
