@@ -185,6 +185,20 @@ def _mark_two(g, rk, nr, small, large, seen, stamp, seen2, stamp2):
 
 
 @kernel
+def _ends_find(g, m0, lo, hi, t):
+    """The two-ended scan of :func:`_cross_off` once one value ``t`` is missing: no table, a
+    comparison a pair.  Returns the ``lo`` where a pair from either end is worth ``t``, or
+    0 when none is."""
+    one = np.uint64(1)
+    while lo <= hi:
+        if (g[lo] ^ g[m0 - lo]) == t or (g[hi] ^ g[m0 - hi]) == t:
+            return lo
+        lo += one
+        hi -= one
+    return np.uint64(0)
+
+
+@kernel
 def _cross_off(g, ms, nm, need, stamp, missing, way, scanned):
     """Scan the splits of every ``m`` in ``ms[:nm]``, crossing off the values marked in ``need``.
 
@@ -201,7 +215,10 @@ def _cross_off(g, ms, nm, need, stamp, missing, way, scanned):
     often found much sooner from one end than from the other, so both ends
     at once usually stop first (``·16``: 57 pairs a heap instead of 141,
     ``·6``: 1,965 instead of 2,756), but not for every code.  ``scanned[0]``
-    counts the pairs of one-digit scans so that the driver can choose.
+    counts the pairs of one-digit scans so that the driver can choose.  From
+    both ends, once one value is left missing (most heaps of ``·16`` start
+    so), :func:`_ends_find` looks for it alone, without the table: a fifth
+    less time on ``·16``.
     """
     one = np.uint64(1)
     low = np.uint64(ms[nm - 1] // 2)
@@ -231,6 +248,16 @@ def _cross_off(g, ms, nm, need, stamp, missing, way, scanned):
             lo = one
             hi = low
             while lo <= hi:
+                if missing == 1:
+                    t = 0
+                    while need[t] != stamp:
+                        t += 1
+                    lo = _ends_find(g, m0, lo, hi, t)
+                    if lo == 0:
+                        break
+                    need[t] = 0
+                    scanned[0] += np.int64(lo + lo)
+                    return 0
                 v = g[lo] ^ g[m0 - lo]
                 x = need[v]
                 hit = np.int64(x == stamp)
