@@ -3,6 +3,9 @@
 Every row runs as a whole command (``python -m grundy ...``, start-up
 included) for both versions, alternating, several times; the table gives
 medians and the ratio this/base, with the target the row must meet.  The
+ratio is the median of the ratios of the runs taken in pairs (this run over
+the base's run just before it), so that the machine's speed drifting from
+one pair to the next cancels out.  The
 machine may be shared and noisy, which is why both versions run in the same
 loop, and why the small rows (a fraction of a second, most of it start-up)
 run three times as often; CPU time (user + system) is printed beside wall time because it is
@@ -132,7 +135,7 @@ def main() -> None:
             [sys.executable, "-c", "from grundy.engine import native; print(native.load() is not None)"],
             env=this_env, capture_output=True, text=True, check=False,
         ).stdout.strip()  # fmt: skip
-        print(f"median of {args.runs} runs each ({SMALL_RUNS * args.runs} for small rows), alternating; affinity {sorted(os.sched_getaffinity(0))}; "
+        print(f"medians of {args.runs} runs each ({SMALL_RUNS * args.runs} for small rows), alternating; affinity {sorted(os.sched_getaffinity(0))}; "
               f"this version's native kernels current: {native}")  # fmt: skip
         print(header)
         for row in rows:
@@ -142,8 +145,9 @@ def main() -> None:
                     runs[label].append(run_once(python, row, env, scratch))
             med = {k: Run(*(statistics.median(getattr(r, f) for r in v) for f in ("wall", "cpu", "peak_mb", "rc")))
                    for k, v in runs.items()}  # fmt: skip
-            ratio = med["this"].wall / med["base"].wall
-            cpu_ratio = med["this"].cpu / med["base"].cpu if med["base"].cpu else float("nan")
+            pairs = list(zip(runs["this"], runs["base"]))
+            ratio = statistics.median(t.wall / b.wall for t, b in pairs)
+            cpu_ratio = statistics.median(t.cpu / b.cpu if b.cpu else float("nan") for t, b in pairs)
             ok = all(r.rc == 0 for r in runs["this"])
             target = []
             if row.ratio is not None:
