@@ -166,3 +166,29 @@ def test_readings_at_depth_100000_match_an_independent_reader():
             got = None if periods[d] < 0 else (int(starts[d]), int(periods[d]))
             assert got == want, d
         trajectory(g, "·77")
+
+
+@pytest.mark.parametrize("arithmetic", [False, True])
+def test_runs_says_when_its_arrays_are_too_short(arithmetic):
+    # _readings grows the arrays and calls again; the runs then are those of roomy arrays.
+    from grundy import trajectory as t
+
+    runs = t._runs
+    x = np.tile(np.array([0, 1, 1, 0, 2], np.int64), 40) + (np.arange(200) // 5 if arithmetic else 0)
+
+    def arrays(cap, reg):
+        return [np.zeros(cap, np.int64) for _ in range(4)] + [np.zeros(101, np.int64)] + [
+            np.zeros(reg, np.int64) for _ in range(5)
+        ]
+
+    roomy = arrays(400, 800)
+    n = runs(x, arithmetic, *roomy)
+    assert n >= 2
+    assert runs(x, arithmetic, *arrays(n - 1, 800)) == -1  # one run too few
+    assert runs(x, arithmetic, *arrays(400, 1)) == -1  # the registry too short
+    again = arrays(n, 800)
+    assert runs(x, arithmetic, *again) == n
+    for a, b in zip(roomy[:4], again[:4]):
+        assert np.array_equal(a[:n], b[:n])
+    starts, periods = t.readings(x, arithmetic=arithmetic)
+    assert (periods[starts >= 0] > 0).all() and (starts >= 0).any()

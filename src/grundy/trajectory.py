@@ -323,46 +323,36 @@ def _find(nxt, e):
     return e
 
 
-@kernel(allocates=True)
-def _grow(a, n):
-    out = np.empty(max(2 * a.size, n), a.dtype)
-    out[: a.size] = a
-    return out
+@kernel
+def _runs(x, arithmetic, run_i, run_j, run_p, run_s, head, reg_next, reg_i, reg_j, known_i, known_j):
+    """Every run of ``x`` into ``run_i, run_j, run_p, run_s``: each a maximal ``[i, j]`` of
+    smallest period ``p`` and length ``j - i + 1 >= 2p`` (``x[k + p] - x[k]`` constant, the
+    saltus, for ``i <= k <= j - p``; 0 unless ``arithmetic``).  Returns how many, or -1 when
+    the arrays are too short (:func:`_readings` grows them and calls again).
 
-
-@kernel(allocates=True)
-def _runs(x, arithmetic):
-    """Every run of ``x``: arrays ``i, j, p, saltus``, each a maximal ``[i, j]`` of smallest
-    period ``p`` and length ``j - i + 1 >= 2p`` (``x[k + p] - x[k]`` constant, the saltus, for
-    ``i <= k <= j - p``; 0 unless ``arithmetic``)."""
+    Lean: every array is the caller's (``head`` of ``len(x) // 2 + 1``; the registry
+    ``reg_*`` and ``known_*`` of one size), so nothing is counted in the loops (the growable
+    arrays this used to rebind cost half its time in reference counts).
+    """
     n = x.size
     half = n // 2
-    run_i = np.empty(16, np.int64)
-    run_j = np.empty(16, np.int64)
-    run_p = np.empty(16, np.int64)
-    run_s = np.empty(16, np.int64)
+    for q in range(half + 1):
+        head[q] = -1
     nruns = 0
-    head = np.full(half + 1, -1, np.int64)
-    reg_next = np.empty(16, np.int64)
-    reg_i = np.empty(16, np.int64)
-    reg_j = np.empty(16, np.int64)
     nreg = 0
     for p in range(1, half + 1):
-        m = 0
+        m = 0  # the runs registered at p (a multiple of their period), by start: insertion
         k = head[p]
         while k >= 0:
-            m += 1
-            k = reg_next[k]
-        known_i = np.empty(m, np.int64)
-        known_j = np.empty(m, np.int64)
-        k = head[p]
-        for c in range(m):
+            c = m
+            while c > 0 and known_i[c - 1] > reg_i[k]:
+                known_i[c] = known_i[c - 1]
+                known_j[c] = known_j[c - 1]
+                c -= 1
             known_i[c] = reg_i[k]
             known_j[c] = reg_j[k]
+            m += 1
             k = reg_next[k]
-        order = np.argsort(known_i)
-        known_i = known_i[order]
-        known_j = known_j[order]
         ptr = 0
         last_y = n - 1 - p
         prev_end = -1
@@ -383,10 +373,7 @@ def _runs(x, arithmetic):
                 prev_end = b
                 if b - a + 1 >= p:
                     if nruns == run_i.size:
-                        run_i = _grow(run_i, 0)
-                        run_j = _grow(run_j, 0)
-                        run_p = _grow(run_p, 0)
-                        run_s = _grow(run_s, 0)
+                        return -1
                     run_i[nruns] = a
                     run_j[nruns] = b + p
                     run_p[nruns] = p
@@ -396,9 +383,7 @@ def _runs(x, arithmetic):
                     q = 2 * p
                     while 2 * q <= length:
                         if nreg == reg_i.size:
-                            reg_next = _grow(reg_next, 0)
-                            reg_i = _grow(reg_i, 0)
-                            reg_j = _grow(reg_j, 0)
+                            return -1
                         reg_i[nreg] = a
                         reg_j[nreg] = b + p
                         reg_next[nreg] = head[q]
@@ -410,7 +395,7 @@ def _runs(x, arithmetic):
                 continue
             y = prev_end + 1
             y += (p - 1 - y % p) % p
-    return run_i[:nruns], run_j[:nruns], run_p[:nruns], run_s[:nruns]
+    return nruns
 
 
 @kernel(native="UniTuple(i8[::1], 2)(R, b1)", values=("i8",), allocates=True)
@@ -423,7 +408,20 @@ def _readings(x, arithmetic):
     arithmetic run, which must show three periods).
     """
     n = x.size
-    run_i, run_j, run_p, run_s = _runs(x, arithmetic)
+    cap = n + 16
+    while True:
+        runs = np.empty((4, cap), np.int64)
+        registry = np.empty((5, 2 * cap), np.int64)
+        run_i, run_j, run_p, run_s = runs[0], runs[1], runs[2], runs[3]
+        head = np.empty(n // 2 + 1, np.int64)
+        nruns = _runs(
+            x, arithmetic, run_i, run_j, run_p, run_s, head,
+            registry[0], registry[1], registry[2], registry[3], registry[4],
+        )  # fmt: skip
+        if nruns >= 0:
+            break
+        cap *= 2
+    run_i, run_j, run_p, run_s = run_i[:nruns], run_j[:nruns], run_p[:nruns], run_s[:nruns]
     if arithmetic:
         up = run_s > 0
         run_i, run_j, run_p = run_i[up], run_j[up], run_p[up]
