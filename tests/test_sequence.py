@@ -65,9 +65,9 @@ def test_extend_computes_only_what_is_missing():
 
 
 def test_resumable_run_reuses_and_extends(tmp_path):
-    seq, reused = compute_resumable("·137", 800, tmp_path / "r")
+    seq, reused, _ = compute_resumable("·137", 800, tmp_path / "r")
     assert reused == 0 and seq.depth == 800
-    seq, reused = compute_resumable("·137", 1200, tmp_path / "r")
+    seq, reused, _ = compute_resumable("·137", 1200, tmp_path / "r")
     assert reused == 800 and np.array_equal(seq.values, compute("·137", 1200))
     assert Sequence.load(tmp_path / "r").depth == 1200
     with pytest.raises(SequenceFileError, match="holds ·137"):

@@ -77,10 +77,10 @@ def deepen(code: str, shallow: int, deep: int, budget: float, cache: Path) -> di
         if time.process_time() - t0 > budget:
             raise OutOfTime
 
-    seq, _ = compute_resumable(code, shallow, path)
+    seq, _, _ = compute_resumable(code, shallow, path)
     while seq.depth < deep:
         try:
-            seq, _ = compute_resumable(
+            seq, _, _ = compute_resumable(
                 code, min(2 * seq.depth, deep), path, every=CHECKPOINT, on_progress=check
             )
         except OutOfTime:

@@ -75,7 +75,7 @@ def certify(cache: Path, max_heaps: int, log: Log) -> tuple[dict, np.ndarray]:
     )
     heaps = found["heaps"]
     log(f"values to {heaps:,} heaps ({cache / '354'})")
-    seq, _ = compute_resumable(
+    seq, _, _ = compute_resumable(
         CODE, heaps, cache / "354", on_progress=lambda n: log(f"  {n:,} heaps", force=False)
     )
     return found, seq.values[:heaps]

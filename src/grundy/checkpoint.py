@@ -26,6 +26,7 @@ import numpy as np
 
 from .codes import Code, parse
 from .engine import choose, compute_with_stats
+from .engine.sparse import SparseStats
 from .errors import SequenceFileError
 from .memory import check_heaps
 from .sequence import Sequence, paths
@@ -154,11 +155,13 @@ def compute_resumable(
     on_status: Callable | None = None,
     disposable: bool = False,
     on_warning: Callable[[str], None] = _warn,
-) -> tuple[Sequence, int]:
+) -> tuple[Sequence, int, SparseStats | None]:
     """Extend the sequence at ``path`` (or start one) to ``heaps``, checkpointing as it goes.
 
-    Returns the sequence (saved at ``path``) and the number of heaps that were
-    already on disk.  A file already deeper than ``heaps`` is left as it is.
+    Returns the sequence (saved at ``path``), the number of heaps that were
+    already on disk, and the sparse engine's statistics when it ran (None when
+    nothing was computed or another engine ran).  A file already deeper than
+    ``heaps`` is left as it is.
     ``on_status`` receives the sparse engine's status (mask, rare count) as it runs.
 
     With ``path`` None nothing is read or written.  A ``disposable`` path is a
@@ -171,7 +174,7 @@ def compute_resumable(
     seq = _existing(path, code, disposable, on_warning)
     reused = seq.depth
     if seq.depth >= heaps:
-        return seq, reused
+        return seq, reused, None
     name = choose(code, engine)
     last = time.monotonic()
     target = path
@@ -191,13 +194,13 @@ def compute_resumable(
                 target = None
             last = now
 
-    values, _ = compute_with_stats(
+    values, stats = compute_with_stats(
         code, heaps, engine=engine, prefix=seq.values, on_chunk=on_chunk, on_status=on_status
     )
     out = Sequence(code, values, name)
     if path is not None and not disposable:
         out.save(path)
-    return out, reused
+    return out, reused, stats
 
 
 def _existing(path, code: Code, disposable: bool, on_warning) -> Sequence:

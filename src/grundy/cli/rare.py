@@ -30,7 +30,7 @@ def load_values(code, heaps: int, sequence: str | None):
     """``G(0..heaps-1)``, from the stored sequence if given, else computed; with progress."""
     with progress(heaps, f"{code}: values") as update:
         if sequence:
-            seq, _ = compute_resumable(code, heaps, sequence, on_progress=update)
+            seq, _, _ = compute_resumable(code, heaps, sequence, on_progress=update)
             return seq.values[:heaps]
         return compute(code, heaps, on_chunk=lambda v: update(v.size))
 

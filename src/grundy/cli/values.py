@@ -50,17 +50,15 @@ def values(code, heaps, engine, out, checkpoint_seconds, as_json, fmt):
     if fmt and as_json:
         raise click.UsageError("--json and --format print different things: give one")
     start = time.perf_counter()
-    last = [None]
     path = None
     holder = contextlib.nullcontext(out) if out else scratch(code, on_warning=warn)
     try:
         with holder as path, progress(heaps, f"{code}", unit="heaps") as update:
 
             def on_status(status: sparse.Status) -> None:
-                last[0] = status
                 update(status.heaps, str(status))
 
-            seq, reused = compute_resumable(
+            seq, reused, stats = compute_resumable(
                 code, heaps, path, engine=engine, every=checkpoint_seconds,
                 on_progress=update, on_status=on_status, disposable=not out, on_warning=warn,
             )  # fmt: skip
@@ -75,7 +73,6 @@ def values(code, heaps, engine, out, checkpoint_seconds, as_json, fmt):
     if fmt:
         click.echo(export(seq.code, seq.values, fmt), nl=False)
         return
-    stats = None if last[0] is None else sparse.statistics(seq.code, seq.values, last[0].mask)
     if as_json:
         obj = seq.to_dict()
         obj.update(argmax=seq.argmax, engine=seq.engine, seconds=round(seconds, 3), reused=reused)
