@@ -167,30 +167,44 @@ def fewest(values: np.ndarray, parity: int = 0, *, holding: int | None = None,
 
     The one search for a best class, shared by the sparse engine (the even
     class with the fewest heaps, ``split_parity`` allowing the position
-    variant) and the counts (the odd class ``holding`` a value).  One
-    Walsh–Hadamard transform of the histogram of values counts the heaps of
-    every mask at once (``#odd = (N - W[m]) / 2``); a second one over (value,
-    heap parity) pairs counts those of the position variant.  Ties go to the
-    plain class, then to the smaller mask.
+    variant) and the counts (the odd class ``holding`` a value); the counting
+    is :func:`fewest_in`'s, from the histogram of (value, heap parity) pairs.
     """
-    RareClass(1, parity)
     top = max(int(values[1:].max()) if len(values) > 1 else 0, holding or 0)
     size = 2
     while size <= top:
         size *= 2
-    n = len(values) - 1
+    return fewest_in(histogram(values, size, True), parity, holding=holding, split_parity=split_parity)
+
+
+def fewest_in(pairs: np.ndarray, parity: int = 0, *, holding: int | None = None,
+              split_parity: int | None = None) -> tuple[RareClass, int]:
+    """:func:`fewest` from ``pairs``, the histogram of (value, heap parity) pairs of heaps
+    ``1..N-1`` (:func:`histogram` with ``position``), so that a run that keeps no values can choose.
+
+    One Walsh–Hadamard transform of the histogram of values counts the heaps
+    of every mask at once (``#odd = (N - W[m]) / 2``); a second one over
+    (value, heap parity) pairs counts those of the position variant.  Ties go
+    to the plain class, then to the smaller mask.
+    """
+    RareClass(1, parity)
+    size = max(2, pairs.size // 2)
+    while size <= (holding or 0):
+        pairs = np.concatenate([pairs[: size], np.zeros(size, np.int64), pairs[size:], np.zeros(size, np.int64)])
+        size *= 2
+    n = int(pairs.sum())
     masks = np.arange(size)
     allowed = masks >= 1
     if holding is not None:
         allowed &= table(holding, size) == parity
     if not allowed.any():
         raise UsageError(f"{holding} lies in no class of parity {parity}: choose a value of at least 1")
-    odd = (n - walsh_hadamard(histogram(values, size))) // 2
+    odd = (n - walsh_hadamard(pairs[:size] + pairs[size:])) // 2
     count = np.where(allowed, odd if parity else n - odd, n + 1)
     i = int(np.argmin(count))
     best, rare = RareClass(i, parity), int(count[i])
     if split_parity is not None and holding is None:
-        spectrum = walsh_hadamard(histogram(values, size, True))[size:]
+        spectrum = walsh_hadamard(pairs)[size:]
         odd = (n - spectrum) // 2
         count = np.where(allowed, odd if parity ^ split_parity else n - odd, n + 1)
         i = int(np.argmin(count))

@@ -45,6 +45,7 @@ KERNEL_FILES = (
     "engine/moves.py",
     "engine/dense.py",
     "engine/sparse.py",
+    "engine/bounded.py",
     "periods.py",
     "trajectory.py",
     "rare/arrivals.py",
