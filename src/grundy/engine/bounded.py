@@ -110,46 +110,47 @@ def _cross_window(g, ms, nm, need, stamp, missing, head, base):
     Returns ``(missing, edge)``: ``edge`` is true when values are still
     missing and a pair lay outside the heaps kept.  Two split digits share
     the load of ``G(a)`` up to the shorter one's last pair, as in
-    :func:`.sparse._cross_off`; more go one after the other.
+    :func:`.sparse._cross_off`; more go one after the other.  Indices are
+    unsigned, as there, so that numba emits no negative-index fix-up.
     """
-    m0 = ms[0]
-    t0 = min(m0 // 2, head - 1, m0 - base)
+    one = np.uint64(1)
+    m0 = np.uint64(ms[0])
+    t0 = np.uint64(min(ms[0] // 2, head - 1, ms[0] - base))
+    edge = t0 < m0 // np.uint64(2)
     if nm == 1:
-        for a in range(1, t0 + 1):
+        for a in range(one, t0 + one):
             v = g[a] ^ g[m0 - a]
             if need[v] == stamp:
                 need[v] = 0
                 missing -= 1
                 if missing == 0:
                     return 0, False
-        return missing, t0 < m0 // 2
-    edge = t0 < m0 // 2
-    start = 1
+        return missing, edge
+    start = one
     if nm == 2:
-        m1 = ms[1]
-        t1 = min(m1 // 2, head - 1, m1 - base)
-        edge = edge or t1 < m1 // 2
-        both = min(t0, t1)
-        for a in range(1, both + 1):
+        m1 = np.uint64(ms[1])
+        t1 = np.uint64(min(ms[1] // 2, head - 1, ms[1] - base))
+        edge = edge or t1 < m1 // np.uint64(2)
+        for a in range(one, min(t0, t1) + one):
             ga = g[a]
             v = ga ^ g[m0 - a]
+            w = ga ^ g[m1 - a]
             if need[v] == stamp:
                 need[v] = 0
                 missing -= 1
                 if missing == 0:
                     return 0, False
-            v = ga ^ g[m1 - a]
-            if need[v] == stamp:
-                need[v] = 0
+            if need[w] == stamp:
+                need[w] = 0
                 missing -= 1
                 if missing == 0:
                     return 0, False
-        start = both + 1
+        start = min(t0, t1) + one
     for j in range(nm):
-        m = ms[j]
-        top = min(m // 2, head - 1, m - base)
-        edge = edge or top < m // 2
-        for a in range(start, top + 1):
+        m = np.uint64(ms[j])
+        top = np.uint64(min(ms[j] // 2, head - 1, ms[j] - base))
+        edge = edge or top < m // np.uint64(2)
+        for a in range(start, top + one):
             v = g[a] ^ g[m - a]
             if need[v] == stamp:
                 need[v] = 0
