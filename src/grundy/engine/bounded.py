@@ -46,7 +46,7 @@ from .chunks import CHUNK_SECONDS, FIRST_CHUNK, next_chunk
 from .moves import _mark_small_moves, _split_sizes
 from .sparse import _mark_rare
 
-HEAD = 1 << 24
+HEAD = 1 << 25
 """Heaps kept from the start by default (the scans' small ``a``)."""
 TAIL = 1 << 22
 """The fewest recent heaps kept by default."""
