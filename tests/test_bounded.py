@@ -117,3 +117,15 @@ def test_random_codes_heads_tails_and_resumes(code, heaps, head, tail, stop):
     """Any code, any head and tail (down to 2 heaps), resumed anywhere: the naive twin agrees."""
     got, _ = bounded_values(code, heaps, head=head, tail=tail, stops=(int(heaps * stop),))
     assert wrong_heaps(code, got) == []
+
+
+def test_the_histogram_kept_is_that_of_the_values():
+    """Masks past the head are chosen from the (value, heap parity) histogram the run keeps."""
+    from grundy import classes
+
+    code = parse("·354")
+    values, run = bounded_values(code, 30_000, head=2_000, tail=1_000, stops=(7_777,))
+    size = run.pairs.size // 2
+    assert np.array_equal(run.pairs, classes.histogram(values, size, True))
+    assert classes.fewest_in(run.pairs, 0, split_parity=sparse.split_parity(code)) == \
+        classes.fewest(values, 0, split_parity=sparse.split_parity(code))
