@@ -381,6 +381,8 @@ def test_threads_are_validated():
     for bad in (0, -1, 1.5, True, "2"):
         with pytest.raises(UsageError, match="threads"):
             grundy.values("·137", 100, threads=bad)
+        with pytest.raises(UsageError, match="threads"):
+            grundy.settle("·137", threads=bad)
     assert S.check_threads(None) == S.available_threads() >= 1
     assert grundy.values("·137", 100, threads=3).depth == 100
 
