@@ -261,6 +261,8 @@ def test_frontier_records_are_the_statistics_of_each_prefix(tmp_path, code, heap
     values, stats = compute_with_stats(code, heaps, on_status=spy)
     name = grundy.engine.choose(grundy.parse(code))
     rec = S.Recorder(code, None, sparse=name == "sparse")
+    widths = []
+    rec.frontier.read = lambda a, b: widths.append(b - a) or rec.read(a, b)
     rec.block(0, values[:1000])
     for s in statuses:
         rec.status(s)
@@ -282,6 +284,7 @@ def test_frontier_records_are_the_statistics_of_each_prefix(tmp_path, code, heap
         assert (r.mask, r.position) == (cls.mask, cls.position)
         rare = rare_heaps(g, cls, 1, sparse.split_parity(grundy.parse(code)))
         assert r.rare_heaps == rare.size and r.last_rare == (int(rare[-1]) if rare.size else None)
+    assert max(widths, default=0) <= S.SUB  # a last rare heap costs one block read back
     if stats is not None:
         end = records[-1]
         assert (end.mask, end.position, end.rare_heaps, end.last_rare) == \
@@ -400,6 +403,19 @@ def test_grow_computes_only_what_the_store_lacks(tmp_path, monkeypatch):
         assert np.array_equal(store.read(0, 30_000), values)
         again = S.grow(store, "·354", 20_000)
         assert again.values is None and asked == [12_345]
+
+
+def test_a_run_appends_once_enough_heaps_wait(tmp_path, monkeypatch):
+    """Between checkpoints a run holds at most WAITING heaps for its store."""
+    monkeypatch.setattr(S, "WAITING", 5000)
+    depths = []
+    real = S.Store.extend
+    monkeypatch.setattr(S.Store, "extend", lambda self, blocks: real(self, blocks) or
+                        depths.append(len(self)))  # fmt: skip
+    with S.Store.writer(tmp_path / "s", "·354", chunk=SMALL) as store:
+        S.grow(store, "·354", 200_000, engine="dense", every=3600)
+    assert len(depths) >= 3 and depths[-1] == 200_000
+    assert all(b - a >= 5000 for a, b in itertools.pairwise([0, *depths[:-1]]))
 
 
 def test_an_interrupted_run_stores_what_it_computed(tmp_path):

@@ -80,6 +80,9 @@ LEVEL = 3
 SUB = 1 << 16
 """The statistics' grid: the last block of this many heaps where each (value, parity) pair occurred."""
 CHECKPOINT_SECONDS = 30.0
+WAITING = 1 << 25
+"""The most heaps a run holds for its store between checkpoints before it appends them anyway
+(a bounded engine hands over copies: they would otherwise cost memory for the interval)."""
 META = "meta.json"
 LOCK = "lock"
 _WORD = 1 << 16
@@ -356,13 +359,13 @@ class Frontier:
         j = int(last_sub[rare].max(initial=-1))
         if j < 0:
             return None
-        lo = max(j * SUB, 1)
-        if lo >= heaps:
+        lo, hi = max(j * SUB, 1), min((j + 1) * SUB, heaps)  # no rare heap lies past block j
+        if lo >= hi:
             return None
-        values = self._values(lo, heaps)
+        values = self._values(lo, hi)
         p = table(cls.mask, int(values.max()) + 1)[values]
         if cls.position:
-            p ^= (np.arange(lo, heaps) & 1).astype(np.uint8) ^ np.uint8(self.pi)
+            p ^= (np.arange(lo, hi) & 1).astype(np.uint8) ^ np.uint8(self.pi)
         hits = np.flatnonzero(p == 0)
         return int(lo + hits[-1]) if hits.size else None
 
@@ -968,9 +971,10 @@ class Recorder:
     """Where a run's new values go: ``(start, block)`` pairs and the engine's statuses.
 
     With a ``store``, blocks wait in memory (views of the engine's values, no
-    copy) and are appended every ``every`` seconds (:meth:`tick`) and on
-    :meth:`flush` (at the end of a run, and when it is interrupted); the
-    store's own :class:`Frontier` is fed as they are.  Without one, the
+    copy) and are appended every ``every`` seconds (:meth:`tick`), once
+    :data:`WAITING` heaps wait, and on :meth:`flush` (at the end of a run,
+    and when it is interrupted); the store's own :class:`Frontier` is fed as
+    they are.  Without one, the
     statistics are fed at once.  ``sparse`` says whether the engine reports its
     mask (:meth:`status`); for other engines the statistics record none.  A
     ``disposable`` store (the cache's) that cannot be written is given up
@@ -1004,6 +1008,8 @@ class Recorder:
             self.frontier.status(self.end, None, sparse=False)
         if self.store is None:
             self.frontier.feed(start, block)
+        elif self.end - self.pending[0][0] >= WAITING:
+            self.flush()
 
     def status(self, status) -> None:
         """The sparse engine's :class:`~grundy.engine.sparse.Status`: which mask made its heaps."""
