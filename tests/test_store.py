@@ -193,6 +193,16 @@ def test_a_damaged_chunk_is_one_error(tmp_path):
         S.Store.open(tmp_path / "s")[3500]
 
 
+def test_a_reader_follows_a_store_that_grows_under_it(tmp_path):
+    values = compute("·354", 4000)
+    make(tmp_path / "s", "·354", values[:2500])
+    reader = S.Store.open(tmp_path / "s")
+    with S.Store.writer(tmp_path / "s", "·354") as store:
+        store.append(values[2500:])  # chunk 2 (heaps 2,000..2,499) is renamed as it fills
+    assert np.array_equal(reader.read(1500, 2500), values[1500:2500])
+    assert len(reader) == 4000
+
+
 def test_a_store_of_another_code_is_refused(tmp_path):
     make(tmp_path / "s", "·354", compute("·354", 100))
     with pytest.raises(SequenceFileError, match="holds ·354, not ·77"):

@@ -736,12 +736,30 @@ class Store:
         if k in self._cache:
             self._cache.move_to_end(k)
             return self._cache[k]
-        values = self._decode(k, n)
+        try:
+            values = self._decode(k, n)
+        except SequenceFileError:
+            if self._fd is not None or not self._grown():
+                raise
+            return self._chunk(k, cache)
         if cache:
             self._cache[k] = values
             while len(self._cache) > CACHE:
                 self._cache.popitem(last=False)
         return values
+
+    def _grown(self) -> bool:
+        """Whether a writer has grown the store since this reader opened it (its last chunk, not
+        full then, has a new name now): if so, read the metadata again."""
+        try:
+            meta = _read_meta(self.path)
+        except SequenceFileError:
+            return False
+        if not isinstance(meta.get("depth"), int) or meta["depth"] <= self.depth:
+            return False
+        self._load(meta)
+        self._cache.clear()
+        return True
 
     def _decode(self, k: int, n: int) -> np.ndarray:
         name = self._name(k, n)
