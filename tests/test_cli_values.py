@@ -10,10 +10,12 @@ import time
 import numpy as np
 import pytest
 
-from cli_inprocess import run
+from cli_inprocess import one_line_error, run
+from grundy import store as S
 from grundy.checkpoint import compute_resumable, scratch, scratch_path
+from grundy.classes import RareClass
 from grundy.codes import parse
-from grundy.engine import compute
+from grundy.engine import compute, sparse
 from grundy.sequence import Sequence, paths
 
 
@@ -31,6 +33,45 @@ def test_json_output():
     assert obj["code"] == "·137" and obj["t"] == 3 and obj["heaps"] == 40
     assert obj["values"] == compute("·137", 40).tolist()
     assert obj["max"] == max(obj["values"])
+    assert obj["checksum"] == S.hex32(S.fletcher32(compute("·137", 40)))
+    assert [r["heaps"] for r in obj["frontier"]] == [1, 2, 4, 8, 16, 32, 40]
+
+
+def test_a_long_json_leaves_the_values_to_the_store(tmp_path, monkeypatch):
+    """Past JSON_VALUES heaps --json prints the summary, the checksum and the statistics only."""
+    from grundy.cli import values as command
+
+    monkeypatch.setattr(command, "JSON_VALUES", 1000)
+    obj, _ = _values_json("·354", "--heaps", "3000", "--out", str(tmp_path / "s"))
+    assert "values" not in obj and obj["store"] == str(tmp_path / "s")
+    assert obj["checksum"] == S.hex32(S.fletcher32(compute("·354", 3000)))
+    obj, _ = _values_json("·354", "--heaps", "1000", "--out", str(tmp_path / "s"))
+    assert obj["values"] == compute("·354", 1000).tolist() and obj["reused"] == 1000
+
+
+def test_a_store_as_deep_computes_nothing_and_says_so(tmp_path, monkeypatch):
+    base = str(tmp_path / "s")
+    assert run("values", "·16", "--heaps", "50000", "--out", base)[0] == 0
+    whole = compute("·16", 30_000)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a store already as deep was computed again")
+
+    monkeypatch.setattr("grundy.engine.compute_with_stats", refuse)
+    status, out, _ = run("values", "·16", "--heaps", "30000", "--out", base)
+    assert status == 0 and "nothing computed: 50,000 heaps were stored already" in out
+    obj, _ = _values_json("·16", "--heaps", "30000", "--out", base)
+    assert obj["reused"] == 30_000 and obj["checksum"] == S.hex32(S.fletcher32(whole))
+    assert obj["max"] == whole.max() and obj["frontier"][-1]["heaps"] == 30_000
+    mask = RareClass(obj["mask"], 0, obj["position"])
+    stats = sparse.statistics(parse("·16"), whole, mask)
+    assert (obj["rare_heaps"], obj["last_rare"]) == (stats.rare_heaps, stats.last_rare)
+
+
+def test_threads_are_checked():
+    assert one_line_error(*run("values", "·137", "--heaps", "10", "--threads", "0"))
+    assert one_line_error(*run("settle", "·137", "--threads", "-2"))
+    assert _values_json("·137", "--heaps", "10", "--threads", "2")[0]["heaps"] == 10
 
 
 def test_human_summary():
@@ -66,14 +107,22 @@ def test_bad_input_is_one_line_and_exit_2(args):
     assert "Traceback" not in out.stderr
 
 
-def test_corrupt_out_file_is_one_line(tmp_path):
+def test_a_damaged_store_is_one_line(tmp_path):
     compute_and_store = grundy("values", "·137", "--heaps", "100", "--out", str(tmp_path / "s"))
     assert compute_and_store.returncode == 0
-    data = np.load(tmp_path / "s.npy")
-    data[50] ^= 1
-    np.save(tmp_path / "s.npy", data)
+    chunk = next((tmp_path / "s").glob("*.zst"))
+    chunk.write_bytes(chunk.read_bytes()[:-3] + b"abc")
     out = grundy("values", "·137", "--heaps", "200", "--out", str(tmp_path / "s"))
-    assert out.returncode == 2 and "corrupt" in out.stderr and len(out.stderr.splitlines()) == 1
+    assert out.returncode == 2 and "damaged" in out.stderr and len(out.stderr.splitlines()) == 1
+
+
+def test_an_old_out_file_is_migrated_and_extended(tmp_path):
+    Sequence(parse("·354"), compute("·354", 1500)).save(tmp_path / "s")
+    status, out, err = run("values", "·354", "--heaps", "4000", "--out", str(tmp_path / "s"), "--json")
+    assert status == 0 and json.loads(out)["reused"] == 1500
+    assert err.count("grundy: warning: migrated") == 1 and len(err.splitlines()) == 1
+    assert np.array_equal(Sequence.load(tmp_path / "s").values, compute("·354", 4000))
+    assert Sequence.load(tmp_path / "s.npy").depth == 1500  # the old file is left as it was
 
 
 def test_out_extends_existing(tmp_path):
@@ -86,8 +135,13 @@ def test_out_extends_existing(tmp_path):
     assert other.returncode == 2 and "holds ·354" in other.stderr
 
 
+def stored_depth(base) -> int:
+    """The heaps the store at ``base`` claims (0 while it has none)."""
+    return S.stored_heaps(base)
+
+
 def _start_and_wait_for_checkpoint(args, base, env=None):
-    """Start ``grundy ARGS`` and return once its first checkpoint is whole (the sidecar is written last)."""
+    """Start ``grundy ARGS`` and return once its store claims some heaps (a checkpoint)."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "grundy", *args],
         stdout=subprocess.PIPE,
@@ -96,11 +150,40 @@ def _start_and_wait_for_checkpoint(args, base, env=None):
         env=env,
     )
     deadline = time.monotonic() + 120
-    while not paths(base)[1].exists():
+    while not stored_depth(base):
         assert proc.poll() is None, proc.communicate()
         assert time.monotonic() < deadline
         time.sleep(0.05)
     return proc
+
+
+def _cpu_seconds(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGINT])
+@pytest.mark.parametrize("command", ["values", "settle"])
+def test_an_interrupt_before_the_first_checkpoint_keeps_the_values(tmp_path, command, how):
+    """Issue 22: interrupted before its first timed checkpoint, a run dropped what it computed."""
+    base = tmp_path / "s"
+    limit = ["--heaps", str(HEAPS), "--engine", "dense"] if command == "values" else ["--max-heaps", "12000000"]
+    args = [command, "·354", *limit, "--out", str(base), "--checkpoint-seconds", "3600"]
+    proc = subprocess.Popen([sys.executable, "-m", "grundy", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)  # fmt: skip
+    deadline = time.monotonic() + 120
+    while _cpu_seconds(proc.pid) < 1.5:  # past start-up, computing
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    assert stored_depth(base) == 0
+    proc.send_signal(how)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and len(err.strip().splitlines()) == 1 and "resume" in err, err
+    kept = stored_depth(base)
+    assert kept > 0
+    assert np.array_equal(S.Store.open(base).read(0, kept), compute("·354", kept))
 
 
 HEAPS = 400_000  # the dense engine takes seconds here: long enough to interrupt
@@ -115,6 +198,7 @@ def test_kill_9_then_resume_gives_identical_values(tmp_path):
     proc.wait()
     saved = Sequence.load(base).depth
     assert 0 < saved < HEAPS
+    S.Store.open(base).verify()
     out = grundy(*args, "--json")
     assert out.returncode == 0, out.stderr
     obj = json.loads(out.stdout)
@@ -128,7 +212,7 @@ def test_ctrl_c_keeps_checkpoint_without_out(tmp_path, monkeypatch):
     env = dict(os.environ)
     args = ["values", "·354", "--heaps", str(HEAPS), "--engine", "dense", "--checkpoint-seconds", "0.1",
             "--json"]
-    run_file = paths(scratch_path("·354"))[0]
+    run_file = scratch_path("·354")
     proc = _start_and_wait_for_checkpoint(args, run_file, env=env)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
@@ -147,6 +231,26 @@ def test_unwritable_out_is_one_line(tmp_path):
     assert out.returncode == 2 and len(out.stderr.splitlines()) == 1 and "Traceback" not in out.stderr
 
 
+def test_a_full_disk_is_one_line_and_keeps_the_store(tmp_path, monkeypatch):
+    base = str(tmp_path / "s")
+    assert run("values", "·354", "--heaps", "2000", "--out", base)[0] == 0
+
+    def full(target, data):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(S, "_atomic_write", full)
+    line = one_line_error(*run("values", "·354", "--heaps", "5000", "--out", base))
+    assert "disk is full" in line and "keeps its 2,000 heaps" in line
+    monkeypatch.undo()
+    assert np.array_equal(S.Store.open(base).read(0, 2000), compute("·354", 2000))
+
+
+def test_another_run_writing_the_store_is_one_line(tmp_path):
+    with S.Store.writer(tmp_path / "s", "·354"):
+        line = one_line_error(*run("values", "·354", "--heaps", "100", "--out", str(tmp_path / "s")))
+    assert "another run is writing" in line
+
+
 def _warnings(err: str) -> list[str]:
     lines = err.strip().splitlines()
     assert all(line.startswith("grundy: warning: ") for line in lines), err
@@ -162,12 +266,12 @@ def _values_json(*args: str) -> tuple[dict, list[str]]:
 def test_a_run_does_not_take_the_checkpoint_another_run_holds():
     """Two identical runs at once: the second computes alone, leaving the first's file be."""
     with pytest.raises(KeyboardInterrupt), scratch("·137") as held:
-        Sequence(parse("·137"), compute("·137", 50)).save(held)
-        before = paths(held)[0].read_bytes()
+        held.append(compute("·137", 50))
+        before = (held.path / "meta.json").read_bytes()
         obj, warned = _values_json("·137", "--heaps", "300", "--checkpoint-seconds", "0")
         assert obj["reused"] == 0 and obj["values"] == compute("·137", 300).tolist()
         assert len(warned) == 1 and "another run" in warned[0]
-        assert paths(held)[0].read_bytes() == before
+        assert (held.path / "meta.json").read_bytes() == before
         raise KeyboardInterrupt  # the first run is interrupted: its checkpoint is kept
     obj, warned = _values_json("·137", "--heaps", "300")
     assert obj["reused"] == 50 and warned == []
@@ -189,6 +293,24 @@ def test_a_bad_file_in_the_cache_is_ignored_with_a_warning():
     assert obj["reused"] == 0 and obj["values"] == compute("·137", 200).tolist()
     assert len(warned) == 1 and "ignoring a bad checkpoint" in warned[0]
     assert not npy.exists() and not side.exists()
+
+
+def test_a_damaged_store_in_the_cache_is_ignored_with_a_warning():
+    with pytest.raises(KeyboardInterrupt), scratch("·354") as held:
+        held.append(compute("·354", 5000))
+        raise KeyboardInterrupt
+    (scratch_path("·354") / "meta.json").write_text('{"store": 1')
+    obj, warned = _values_json("·354", "--heaps", "3000")
+    assert obj["reused"] == 0 and obj["values"] == compute("·354", 3000).tolist()
+    assert len(warned) == 1 and "ignoring a bad checkpoint" in warned[0]
+    assert not scratch_path("·354").exists()
+
+
+def test_an_old_checkpoint_in_the_cache_is_taken_over():
+    Sequence(parse("·354"), compute("·354", 700)).save(scratch_path("·354"))
+    obj, warned = _values_json("·354", "--heaps", "3000")
+    assert obj["reused"] == 700 and obj["values"] == compute("·354", 3000).tolist() and warned == []
+    assert list(scratch_path("·354").parent.iterdir()) == []
 
 
 def test_a_checkpoint_of_another_code_in_the_cache_is_ignored():
@@ -219,8 +341,9 @@ def test_a_read_only_cache_does_not_stop_a_computation(tmp_path, monkeypatch):
     assert obj["values"] == compute("·354", 2000).tolist() and len(warned) == 1
 
 
-def test_a_checkpoint_that_cannot_be_written_stops_checkpoints_once(tmp_path):
-    """A disposable checkpoint whose folder is unusable: one warning, the values all the same."""
+def test_a_checkpoint_that_cannot_be_made_is_one_warning(tmp_path):
+    """A disposable checkpoint whose folder is unusable: one warning, the values all the same;
+    the same folder for a store of one's own is one error."""
     (tmp_path / "afile").write_text("")
     warned = []
     where = tmp_path / "afile" / "c"
@@ -228,8 +351,8 @@ def test_a_checkpoint_that_cannot_be_written_stops_checkpoints_once(tmp_path):
         "·354", 20_000, where, every=0.0, disposable=True, on_warning=warned.append
     )
     assert reused == 0 and np.array_equal(seq.values, compute("·354", 20_000))
-    assert len(warned) == 1 and "cannot write the checkpoint" in warned[0]
-    with pytest.raises(OSError):
+    assert len(warned) == 1 and "cannot use the cache" in warned[0]
+    with pytest.raises(S.StoreError):
         compute_resumable("·354", 20_000, where, every=0.0)
 
 
@@ -258,3 +381,13 @@ def test_the_sparse_statistics_are_the_engines_own(monkeypatch):
     obj, _ = _values_json("·16", "--heaps", "20000")
     assert len(calls) == 1
     assert (obj["mask"], obj["rare_heaps"]) == (30, 52) and obj["last_rare"] == 13_935
+
+
+def test_progress_shows_the_rate_and_the_time_to_the_target():
+    from grundy.cli.common import duration, pace
+
+    assert pace(1000, 5000, 100.0, "heaps") == "100 heaps/s, 0:00:40 to 5,000"
+    assert pace(5000, 5000, 2e6, "heaps") == "2,000,000 heaps/s"
+    assert pace(0, 10, None, "heaps") == ""
+    assert duration(3 * 86_400 + 4 * 3600 + 5 * 60 + 6) == "3 d 04:05:06"
+    assert duration(59.6) == "0:01:00"

@@ -1,15 +1,17 @@
-"""Sequences on disk: save, load, checksums, extension and checkpointed runs."""
+"""Sequences on disk: save, load, digests, extension and checkpointed runs."""
 
 import json
 
 import numpy as np
 import pytest
 
+from grundy import store as S
 from grundy.checkpoint import compute_resumable
 from grundy.engine import compute
 from grundy.errors import SequenceFileError
-from grundy.sequence import Sequence, paths
+from grundy.sequence import Sequence, StoredSequence, paths
 from grundy.sequence import values as sequence_of
+from grundy.store import Store
 
 
 def test_save_load_round_trip(tmp_path):
@@ -74,20 +76,24 @@ def test_resumable_run_reuses_and_extends(tmp_path):
         compute_resumable("·77", 100, tmp_path / "r")
 
 
-def test_checkpoints_are_written_during_a_run(tmp_path):
+def test_checkpoints_are_written_during_a_run(tmp_path, monkeypatch):
     depths = []
-    orig = Sequence.save
+    orig = Store.extend
 
-    def spy(self, path):
-        depths.append(self.depth)
-        return orig(self, path)
+    def spy(self, blocks):
+        orig(self, blocks)
+        depths.append(S.stored_heaps(self.path))
 
-    Sequence.save = spy
-    try:
-        compute_resumable("·354", 60_000, tmp_path / "c", every=0.0)
-    finally:
-        Sequence.save = orig
+    monkeypatch.setattr(Store, "extend", spy)
+    compute_resumable("·354", 60_000, tmp_path / "c", every=0.0)
     assert len(depths) >= 2 and depths[-1] == 60_000 and depths == sorted(depths)
+
+
+def test_a_run_reads_back_a_store_as_deep_without_loading_it(tmp_path):
+    first, _, _ = compute_resumable("·137", 5000, tmp_path / "r")
+    again, reused, stats = compute_resumable("·137", 3000, tmp_path / "r")
+    assert isinstance(again, StoredSequence) and reused == 3000 and stats is None
+    assert len(again) == 5000 and again.checksum == first.checksum
 
 
 def test_paths_accept_either_suffix(tmp_path):

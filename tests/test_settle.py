@@ -15,9 +15,10 @@ from grundy.engine import compute
 from grundy.periods import Reading
 from grundy.sequence import Sequence
 from grundy.settle import FIRST_DEPTH, next_depth, settle
+from grundy.store import Store, fletcher32, hex32, stored_heaps
 
 KEYS = {"code", "t", "heaps", "settled", "start", "period", "window", "mask", "position",
-        "rare_heaps", "last_rare", "max", "seconds", "reused"}  # fmt: skip
+        "rare_heaps", "last_rare", "max", "seconds", "reused", "checksum"}  # fmt: skip
 
 
 def grundy(*args):
@@ -71,6 +72,7 @@ def test_unsettled_stops_at_max_heaps():
     assert set(obj) == KEYS
     assert obj["start"] is obj["period"] is obj["window"] is None
     assert obj["max"] == compute("·6", 3000).max()
+    assert obj["checksum"] == hex32(fletcher32(compute("·6", 3000)))
 
 
 def test_codes_the_method_does_not_cover_run_dense():
@@ -117,8 +119,18 @@ def test_out_keeps_the_values_and_a_second_run_reuses_them(tmp_path):
     kept = Sequence.load(tmp_path / "s")
     assert first.reused == 0 and kept.depth == first.heaps
     assert np.array_equal(kept.values, compute("·156", first.heaps, engine="dense"))
+    assert first.checksum == kept.checksum == hex32(fletcher32(kept.values))
     again = settle("·156", out=tmp_path / "s")
     assert again.reused == first.heaps and again.reading == first.reading
+    assert again.checksum == first.checksum
+
+
+def test_an_old_out_file_is_migrated(tmp_path):
+    Sequence(parse("·156"), compute("·156", 2000)).save(tmp_path / "s")
+    said = []
+    result = settle("·156", out=tmp_path / "s", on_warning=said.append)
+    assert result.settled and result.reused == 2000 and len(said) == 1 and "migrated" in said[0]
+    assert Sequence.load(tmp_path / "s").depth == result.heaps
 
 
 def test_a_cpu_budget_stops_early_and_a_later_run_goes_on(tmp_path):
@@ -130,8 +142,9 @@ def test_a_cpu_budget_stops_early_and_a_later_run_goes_on(tmp_path):
 
 
 def _wait_for(path, proc, seconds=120):
+    """Until the store at ``path`` claims some heaps (a checkpoint)."""
     deadline = time.monotonic() + seconds
-    while not path.exists():
+    while not stored_heaps(path):
         assert proc.poll() is None, proc.communicate()
         assert time.monotonic() < deadline
         time.sleep(0.05)
@@ -143,7 +156,7 @@ def test_an_interrupted_settle_resumes_from_its_values(tmp_path, how):
     args = [sys.executable, "-m", "grundy", "settle", "·354", "--max-heaps", "4000000",
             "--out", str(out), "--checkpoint-seconds", "0", "--json"]
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    _wait_for(tmp_path / "s354.json", proc)
+    _wait_for(out, proc)
     proc.send_signal(how)
     _, err = proc.communicate(timeout=60)
     if how == signal.SIGINT:
@@ -151,6 +164,7 @@ def test_an_interrupted_settle_resumes_from_its_values(tmp_path, how):
         assert "Traceback" not in err
     kept = Sequence.load(out).depth
     assert 0 < kept < 4_000_000
+    Store.open(out).verify()
     done = subprocess.run(args, check=False, capture_output=True, text=True, timeout=300)
     obj = json.loads(done.stdout)
     assert done.returncode == 3 and obj["reused"] >= kept and obj["heaps"] == 4_000_000

@@ -43,6 +43,7 @@ def test_help_loads_no_command_module():
         "from grundy.cli import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass"
     )
     assert "numpy" not in loaded and "numba" not in loaded and "matplotlib" not in loaded
+    assert "zstandard" not in loaded
     assert not {f"grundy.cli.{module}" for module, _ in COMMANDS.values()} & loaded
 
 
@@ -52,6 +53,7 @@ def test_small_values_command_loads_no_numba():
         "try:\n    main(['values', '·137', '--heaps', '1000', '--json'])\nexcept SystemExit:\n    pass"
     )
     assert "numba" not in loaded and "grundy.cli.values" in loaded
+    assert "zstandard" not in loaded  # its checkpoint in the cache never wrote a chunk
 
 
 def test_lazy_table_matches_what_the_modules_register():

@@ -1,42 +1,41 @@
-"""Resumable computation: a growing sequence checkpointed to disk as it is computed.
+"""Resumable computation: a growing sequence kept in a store (:mod:`grundy.store`) as it is computed.
 
-Running the same computation again after an interrupt (Ctrl-C or ``kill -9``)
-starts from the last checkpoint, so at most ``every`` seconds of work are lost,
-and the values are bit-identical to an uninterrupted run.
+The store is the one checkpoint: a run appends its new values every
+``every`` seconds, when it ends and when it is interrupted (Ctrl-C, SIGTERM),
+so running the same computation again after an interrupt or ``kill -9``
+starts from what is stored, at most ``every`` seconds of work are lost, and
+the values are bit-identical to an uninterrupted run.
 
-A run given no file of its own (``grundy values`` without ``--out``) keeps its
-checkpoint in the cache (:func:`cache_dir`, ``$GRUNDY_CACHE``), under a hashed
-name, and holds it with an ``fcntl`` lock while it runs (:func:`scratch`): a
-second identical run at the same time computes without one rather than share
-half-written work.  The cache is only an aid: a bad file there is ignored, and
-a cache that cannot be written means no checkpoints, both with a warning.
+A run given no store of its own (``grundy values`` without ``--out``) keeps
+one in the cache (:func:`cache_dir`, ``$GRUNDY_CACHE``), under a hashed name,
+locked by the run that uses it (:func:`scratch`) and deleted when it
+finishes: a second identical run at the same time computes without one
+rather than share half-written work.  The cache is only an aid: a bad store
+there is ignored, and a cache that cannot be written means no checkpoints,
+both with a warning.  Checkpoints that an earlier version left there
+(``NAME.npy`` + ``NAME.json``) are taken over.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-import time
+import shutil
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import numpy as np
-
 from .codes import Code, parse
-from .engine import choose, compute_with_stats
 from .engine.sparse import SparseStats
-from .errors import SequenceFileError
-from .memory import check_heaps
-from .sequence import Sequence, paths
+from .errors import SequenceFileError, StoreError
+from .sequence import Sequence, StoredSequence, paths
+from .store import CHECKPOINT_SECONDS, Store, grow, is_store
 
-try:
-    import fcntl
-except ImportError:  # not POSIX: no locks, so runs keep no checkpoint in the cache
-    fcntl = None
-
-CHECKPOINT_SECONDS = 30.0
+__all__ = [
+    "CHECKPOINT_SECONDS", "CacheWarning", "cache_dir", "compute_resumable", "file_stem",
+    "load_existing", "scratch", "scratch_path",
+]
 
 
 class CacheWarning(UserWarning):
@@ -62,7 +61,7 @@ def file_stem(code: Code) -> str:
 
 
 def scratch_path(code: Code | str) -> Path:
-    """Where a run of ``code`` without a file of its own keeps its checkpoint in the cache.
+    """The store in the cache where a run of ``code`` without a store of its own checkpoints.
 
     The name is the code (cut to 32 characters, for the reader) and a hash of
     it, so that no code makes a name longer than a file system allows.
@@ -73,72 +72,82 @@ def scratch_path(code: Code | str) -> Path:
 
 
 @contextmanager
-def scratch(code: Code | str, on_warning: Callable[[str], None] = _warn) -> Iterator[Path | None]:
-    """Hold the cache checkpoint of ``code`` for one run: its path, or None for no checkpoint.
+def scratch(code: Code | str, on_warning: Callable[[str], None] = _warn) -> Iterator[Store | None]:
+    """Hold the cache's store for one run of ``code``: a locked writer, or None for no checkpoints.
 
-    The checkpoint is locked (``fcntl.flock`` on a ``.lock`` file beside it)
-    until the block ends; on a normal end it is deleted, after an exception
-    (an interrupt) it is kept for the next run to resume.  When another run
-    holds it, or the cache cannot be written, ``on_warning`` says so once and
-    the block gets None: compute without checkpoints.
+    On a normal end the store is deleted; after an exception (an interrupt)
+    it is kept, holding what the run computed, for the next run to resume.
+    When another run holds it, or the cache cannot be written, ``on_warning``
+    says so once and the block gets None; a bad store there is deleted with
+    one warning and the run starts afresh.
     """
     try:
         path = scratch_path(code)
     except RuntimeError as exc:  # no home folder to hold the cache
         on_warning(f"no cache folder ({exc}): no checkpoints")
-        path = None
-    lock = None if path is None else path.with_name(path.name + ".lock")
-    fd = None if lock is None else _lock(lock, code, on_warning)
-    if fd is None:
+        yield None
+        return
+    store = _open_disposable(path, parse(code), on_warning)
+    if store is None:
         yield None
         return
     try:
-        yield path
-        for p in paths(path):
-            try:
-                p.unlink(missing_ok=True)
-            except OSError as exc:
-                on_warning(f"cannot delete the finished checkpoint {p} ({exc.strerror or exc})")
-    finally:
-        lock.unlink(missing_ok=True)
-        os.close(fd)
+        yield store
+    except BaseException:
+        store.close()
+        raise
+    store.remove()
+    _remove_old(path, on_warning)
 
 
-def _lock(lock: Path, code: Code, on_warning: Callable[[str], None]) -> int | None:
-    """An open descriptor holding ``lock`` exclusively, or None (after a warning) when it cannot."""
-    if fcntl is None:
-        on_warning(f"no file locks on this system: this run of {code} keeps no checkpoint")
-        return None
-    try:
-        lock.parent.mkdir(parents=True, exist_ok=True)
-        while True:
-            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                same = os.fstat(fd).st_ino == os.stat(lock).st_ino
-            except FileNotFoundError:
-                same = False
-            except BlockingIOError:
+def _open_disposable(path: Path, code: Code, on_warning) -> Store | None:
+    """The cache's store at ``path``, taking over an old checkpoint file; None after a warning."""
+    for attempt in (1, 2):
+        try:
+            store = Store.writer(path, code, on_warning=lambda message: None)
+        except StoreError as exc:
+            if "another run" in str(exc):
                 on_warning(f"another run of {code} holds its checkpoint: this one keeps none")
-                os.close(fd)
+            else:
+                on_warning(f"cannot use the cache {path.parent} ({exc}): no checkpoints")
+            return None
+        except SequenceFileError as exc:
+            if attempt == 2:
+                on_warning(f"cannot clear the bad checkpoint {path} ({exc}): no checkpoints")
                 return None
-            except OSError:
-                os.close(fd)
-                raise
-            if same:  # not a lock file that its holder has just deleted
-                return fd
-            os.close(fd)
-    except OSError as exc:
-        on_warning(f"cannot use the cache {lock.parent} ({exc.strerror or exc}): no checkpoints")
-        return None
+            on_warning(f"ignoring a bad checkpoint: {exc}")
+            _discard(path)
+            continue
+        _remove_old(path, on_warning)
+        return store
+    return None
+
+
+def _discard(path: Path) -> None:
+    """Delete a bad checkpoint: the store's folder and the files of an old one."""
+    shutil.rmtree(path, ignore_errors=True)
+    for p in paths(path):
+        p.unlink(missing_ok=True)
+
+
+def _remove_old(path: Path, on_warning) -> None:
+    """Delete the files of an old checkpoint (``NAME.npy`` + ``NAME.json``) once taken over."""
+    for p in paths(path):
+        try:
+            p.unlink(missing_ok=True)
+        except OSError as exc:
+            on_warning(f"cannot delete the old checkpoint {p} ({exc.strerror or exc})")
 
 
 def load_existing(path: str | os.PathLike, code: Code) -> Sequence | None:
-    """The sequence stored at ``path`` if there is one; refuses one of another code."""
+    """The sequence stored at ``path`` (a store, or an old ``PATH.npy`` + ``PATH.json``) if
+    there is one; refuses one of another code."""
+    if is_store(path):
+        return StoredSequence(Store.open(path, code))
     npy, side = paths(path)
     if not npy.exists() and not side.exists():
         return None
-    seq = Sequence.load(path)
+    seq = Sequence.load(npy)
     if seq.code != code:
         raise SequenceFileError(f"{npy} holds {seq.code}, not {code}")
     return seq
@@ -147,71 +156,50 @@ def load_existing(path: str | os.PathLike, code: Code) -> Sequence | None:
 def compute_resumable(
     code: Code | str,
     heaps: int,
-    path: str | os.PathLike | None,
+    path: str | os.PathLike | Store | None,
     *,
     engine: str = "auto",
+    threads: int | None = None,
     every: float = CHECKPOINT_SECONDS,
     on_progress: Callable[[int], None] | None = None,
     on_status: Callable | None = None,
     disposable: bool = False,
     on_warning: Callable[[str], None] = _warn,
 ) -> tuple[Sequence, int, SparseStats | None]:
-    """Extend the sequence at ``path`` (or start one) to ``heaps``, checkpointing as it goes.
+    """Grow the store at ``path`` (or an open :class:`~grundy.store.Store`) to ``heaps`` heaps.
 
-    Returns the sequence (saved at ``path``), the number of heaps that were
-    already on disk, and the sparse engine's statistics when it ran (None when
-    nothing was computed or another engine ran).  A file already deeper than
-    ``heaps`` is left as it is.
-    ``on_status`` receives the sparse engine's status (mask, rare count) as it runs.
+    Returns the sequence, the number of heaps that were already stored (at most
+    ``heaps``), and the sparse engine's statistics when it ran (None when
+    nothing was computed or another engine ran).  The sequence holds the
+    values in memory when some were computed (today's engines compute them
+    there) and reads the store when none were (a store already as deep, left
+    as it is).  An old ``PATH.npy`` + ``PATH.json`` is migrated into a store at
+    ``PATH`` (``on_warning`` says so).  ``on_status`` receives the sparse
+    engine's status (mask, rare count) as it runs.
 
-    With ``path`` None nothing is read or written.  A ``disposable`` path is a
-    checkpoint only (the cache's, see :func:`scratch`): a bad file there is
-    ignored and a failed write stops the checkpoints, each with one
-    ``on_warning``, and the finished sequence is not saved.
+    With ``path`` None nothing is read or written.  A ``disposable`` store is a
+    checkpoint only: one that cannot be opened or written is given up with one
+    ``on_warning`` and the run goes on without it.
     """
     code = parse(code)
-    check_heaps(heaps)
-    seq = _existing(path, code, disposable, on_warning)
-    reused = seq.depth
-    if seq.depth >= heaps:
-        return seq, reused, None
-    name = choose(code, engine)
-    last = time.monotonic()
-    target = path
-
-    def on_chunk(values: np.ndarray) -> None:
-        nonlocal last, target
-        if on_progress is not None:
-            on_progress(values.size)
-        now = time.monotonic()
-        if target is not None and now - last >= every and values.size < heaps:
-            try:
-                Sequence(code, values.copy(), name).save(target)
-            except OSError as exc:
-                if not disposable:
-                    raise
-                on_warning(f"cannot write the checkpoint {target} ({exc.strerror or exc}): no more")
-                target = None
-            last = now
-
-    values, stats = compute_with_stats(
-        code, heaps, engine=engine, prefix=seq.values, on_chunk=on_chunk, on_status=on_status
-    )
-    out = Sequence(code, values, name)
-    if path is not None and not disposable:
-        out.save(path)
-    return out, reused, stats
-
-
-def _existing(path, code: Code, disposable: bool, on_warning) -> Sequence:
-    """The sequence already at ``path`` (empty if none); a bad disposable one is ignored."""
-    empty = Sequence(code, np.zeros(0, dtype=np.uint8))
-    if path is None:
-        return empty
+    opened = None
+    if isinstance(path, Store) or path is None:
+        store = path
+    elif disposable:
+        store = opened = _open_disposable(Path(path), code, on_warning)
+    else:
+        store = opened = Store.writer(path, code, on_warning=on_warning)
     try:
-        return load_existing(path, code) or empty
-    except SequenceFileError as exc:
-        if not disposable:
-            raise
-        on_warning(f"ignoring a bad checkpoint: {exc}")
-        return empty
+        run = grow(
+            store, code, heaps, engine=engine, threads=threads, every=every,
+            on_chunk=None if on_progress is None else (lambda values: on_progress(values.size)),
+            on_status=on_status, disposable=disposable, on_warning=on_warning,
+        )  # fmt: skip
+    finally:
+        if opened is not None:
+            opened.close()
+    if run.values is None:
+        return StoredSequence(store), min(run.reused, heaps), None
+    seq = Sequence(code, run.values, run.engine)
+    seq._frontier = run.frontier
+    return seq, run.reused, run.stats

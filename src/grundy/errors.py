@@ -28,3 +28,8 @@ class Interrupted(GrundyError):
 class CertificateError(GrundyError):
     """Values that contradict the Guy–Smith theorem (a certified period that breaks, a false
     reading that holds to its window): a bug, or the values of another code."""
+
+
+class StoreError(GrundyError):
+    """A store that cannot be written (a full disk, an unwritable folder, another run writing it);
+    what it held is kept."""

@@ -120,11 +120,12 @@ def settle_within(code: str, max_heaps: int, seconds: float | None = None) -> di
     ``limit``: None when settled, else ``"max_heaps"`` or ``"seconds"``, the
     limit that stopped it.  The budget is checked between the engine's chunks
     (about a quarter of a second each), so a run may pass it by up to one chunk.
+    One thread a code: the executor runs codes side by side, one a core.
     """
     from .settle import settle
 
     t0 = time.process_time()
-    st = settle(code, max_heaps, seconds=seconds)
+    st = settle(code, max_heaps, seconds=seconds, threads=1)
     out = st.to_dict()
     out["limit"] = None if st.settled else ("max_heaps" if st.heaps >= max_heaps else "seconds")
     out["cpu_seconds"] = round(time.process_time() - t0, 3)

@@ -1,10 +1,18 @@
-"""A Grundy sequence with its provenance, on disk as ``.npy`` plus a JSON sidecar.
+"""A Grundy sequence with its provenance: in memory, or in a store on disk read chunk by chunk.
 
-The sidecar records the code, depth, dtype, engine, version and the SHA-256 of
-the values, so that a file is never misread: a load that does not match its
-checksum is refused.  Files are replaced atomically (write, then rename), the
+A :class:`Sequence` holds its values; a :class:`StoredSequence` (what
+:func:`load` gives for a store, :mod:`grundy.store`) reads them from the store
+as it needs them: its length, ``s[n]``, ``s[a:b]``, largest value, checksum
+and reading never load the store whole (the reading streams it,
+:func:`streamed_reading`).
+
+:meth:`Sequence.save` writes the single-file form that numpy reads,
+``PATH.npy`` plus a JSON sidecar (the form ``--out`` wrote before stores).  The
+sidecar records the code, depth, dtype, engine, version and the SHA-256 of the
+values (:func:`digest`), so that a file is never misread: a load that does not
+match it is refused.  Files are replaced atomically (write, then rename), the
 values before the sidecar; a kill between the two renames leaves values longer
-than the sidecar says, whose recorded prefix still matches its checksum, and
+than the sidecar says, whose recorded prefix still matches its digest, and
 that prefix is what loads.
 """
 
@@ -21,14 +29,14 @@ import numpy as np
 
 from . import __version__
 from .codes import Code, parse
-from .errors import SequenceFileError
+from .errors import SequenceFileError, UsageError
 
 FORMAT = 1
 """Sidecar format; a file of another format is refused, not misread."""
 
 
-def checksum(values: np.ndarray) -> str:
-    """SHA-256 of the values' bytes in their stored type (C order)."""
+def digest(values: np.ndarray) -> str:
+    """SHA-256 of the values' bytes in their stored type (C order): the sidecar's ``sha256``."""
     return hashlib.sha256(np.ascontiguousarray(values).tobytes()).hexdigest()
 
 
@@ -60,6 +68,8 @@ class Sequence:
     values: np.ndarray
     engine: str = "dense"
     version: str = field(default=__version__)
+    _frontier: object = field(default=None, init=False, repr=False)
+    """The :class:`~grundy.store.Frontier` of the run that made the values, when there was one."""
 
     def __len__(self) -> int:
         return int(self.values.size)
@@ -73,7 +83,7 @@ class Sequence:
         return (int(v) for v in self.values)
 
     def __repr__(self) -> str:
-        head = " ".join(str(int(v)) for v in self.values[:24])
+        head = " ".join(str(int(v)) for v in self[:24])
         more = " …" if self.depth > 24 else ""
         return f"<Sequence {self.code}, {self.depth:,} heaps: {head}{more}; {self._reading_text()}>"
 
@@ -100,6 +110,26 @@ class Sequence:
     def argmax(self) -> int:
         """The first heap worth the largest value."""
         return int(np.argmax(self.values))
+
+    @property
+    def checksum(self) -> str:
+        """The Fletcher-32 of the values as 16-bit words, in upper-case hex, as the published
+        programs print it (:func:`grundy.store.fletcher32`)."""
+        return self._statistics().checksum
+
+    def frontier(self) -> list:
+        """The frontier statistics (:class:`~grundy.store.FrontierRecord`) at every power of two
+        and at the end: the run's own (with the sparse engine's mask) when the values come from
+        a run, else computed from the values (no mask)."""
+        return self._statistics().history()
+
+    def _statistics(self):
+        from .store import Frontier
+
+        f = self._frontier
+        if f is None or f.n != self.depth:
+            f = self._frontier = Frontier.of(self.code, self.values)
+        return f
 
     # ------------------------------------------------------------ analyses
 
@@ -158,8 +188,9 @@ class Sequence:
         return ledger(self.code, self.values, value, **options)
 
     def to_dict(self, values: bool = True) -> dict:
-        """The JSON form: code, t, heaps, max, and the values unless ``values`` is false."""
-        out = {"code": str(self.code), "t": self.code.t, "heaps": self.depth, "max": self.max}
+        """The JSON form: code, t, heaps, max, checksum, and the values unless ``values`` is false."""
+        out = {"code": str(self.code), "t": self.code.t, "heaps": self.depth, "max": self.max,
+               "checksum": self.checksum}  # fmt: skip
         if values:
             out["values"] = self.values.tolist()
         return out
@@ -181,7 +212,8 @@ class Sequence:
         return Sequence(self.code, values, choose(self.code, engine))
 
     def save(self, path: str | os.PathLike) -> Path:
-        """Write ``PATH.npy`` and ``PATH.json`` atomically; returns the ``.npy`` path."""
+        """Write ``PATH.npy`` and ``PATH.json`` atomically, the single file numpy reads (runs keep
+        their values in a store instead, :mod:`grundy.store`); returns the ``.npy`` path."""
         npy, side = paths(path)
         npy.parent.mkdir(parents=True, exist_ok=True)
         values = np.ascontiguousarray(self.values)
@@ -190,7 +222,7 @@ class Sequence:
             "code": str(self.code),
             "depth": self.depth,
             "dtype": values.dtype.name,
-            "sha256": checksum(values),
+            "sha256": digest(values),
             "engine": self.engine,
             "version": self.version,
         }
@@ -200,12 +232,17 @@ class Sequence:
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> Sequence:
-        """Read a sequence written by :meth:`save`; refuses a file that fails its checksum.
+        """The sequence at ``path``: a store (a :class:`StoredSequence`), else ``PATH.npy`` +
+        ``PATH.json`` as :meth:`save` writes them (``PATH.npy`` names the file even beside a store).
 
-        An empty, truncated or foreign file, values that are not unsigned
-        integers (floats, signed or 2-D arrays are refused, never cast) and a
-        sidecar that does not describe them all raise :class:`SequenceFileError`.
+        A file that fails its checksum, an empty, truncated or foreign file, values that
+        are not unsigned integers (floats, signed or 2-D arrays are refused, never cast)
+        and a sidecar that does not describe them all raise :class:`SequenceFileError`.
         """
+        from .store import Store, is_store
+
+        if Path(path).suffix not in (".npy", ".json") and is_store(path):
+            return StoredSequence(Store.open(path))
         npy, side = paths(path)
         if not side.exists() or not npy.exists():
             raise SequenceFileError(f"no sequence at {npy} (needs {npy.name} and {side.name})")
@@ -215,7 +252,7 @@ class Sequence:
             code = parse(meta["code"])
             depth = int(meta["depth"])
             dtype = np.dtype(meta["dtype"])
-            digest = meta["sha256"]
+            sha256 = meta["sha256"]
             fmt = meta.get("format")
         except (OSError, EOFError, ValueError, KeyError, TypeError) as exc:
             why = " ".join(str(exc).split()) or type(exc).__name__
@@ -233,21 +270,21 @@ class Sequence:
             )
         if dtype.kind != "u" or depth < 0:
             raise SequenceFileError(f"{side} describes no sequence (dtype {dtype}, depth {depth})")
-        values = _verified_prefix(values, depth, dtype, digest)
+        values = _verified_prefix(values, depth, dtype, sha256)
         if values is None:
             raise SequenceFileError(f"{npy} is corrupt: its values do not match the checksum in {side.name}")
-        return cls(code, values, meta.get("engine", "dense"), meta.get("version", "?"))
+        return Sequence(code, values, meta.get("engine", "dense"), meta.get("version", "?"))
 
 
-def _verified_prefix(values: np.ndarray, depth: int, dtype: np.dtype, digest: str):
-    """The first ``depth`` values in ``dtype`` if they match ``digest``, else None."""
+def _verified_prefix(values: np.ndarray, depth: int, dtype: np.dtype, sha256: str):
+    """The first ``depth`` values in ``dtype`` if they match the ``sha256`` digest, else None."""
     if values.size < depth:
         return None
     head = values[:depth]
     if head.size and int(head.max()) > np.iinfo(dtype).max:
         return None
     head = head.astype(dtype)
-    return head if checksum(head) == digest else None
+    return head if digest(head) == sha256 else None
 
 
 def _atomic_write(target: Path, write: Callable) -> None:
@@ -259,23 +296,232 @@ def _atomic_write(target: Path, write: Callable) -> None:
     os.replace(tmp, target)
 
 
-def values(code: Code | str, heaps: int, *, engine: str = "auto", on_chunk=None) -> Sequence:
+def values(
+    code: Code | str, heaps: int, *, engine: str = "auto", on_chunk=None, threads: int | None = None
+) -> Sequence:
     """The Grundy values of ``code`` for heaps ``0..heaps-1``, as a :class:`Sequence`.
 
     ``engine`` is ``auto`` (the fastest that applies), ``dense``, ``sparse`` or
-    ``reference``; ``on_chunk(values_so_far)`` is called as the work advances.
+    ``reference``; ``on_chunk(values_so_far)`` is called as the work advances;
+    ``threads`` is how many threads the engine may use (default: the cores
+    available to the process).  The run's statistics come with it
+    (:meth:`Sequence.frontier`, :attr:`Sequence.checksum`).
     """
-    from .engine import choose, compute
+    from .store import grow
 
     code = parse(code)
-    computed = compute(code, heaps, engine=engine, on_chunk=on_chunk)
-    return Sequence(code, computed, choose(code, engine))
-
+    run = grow(None, code, heaps, engine=engine, threads=threads, on_chunk=on_chunk)
+    out = Sequence(code, run.values, run.engine)
+    out._frontier = run.frontier
+    return out
 
 
 def load(path: str | os.PathLike) -> Sequence:
-    """The sequence stored at ``path`` by :meth:`Sequence.save` (``PATH.npy`` + ``PATH.json``)."""
+    """The sequence stored at ``path``: a store (read chunk by chunk, :class:`StoredSequence`),
+    or ``PATH.npy`` + ``PATH.json`` as :meth:`Sequence.save` and earlier versions wrote them."""
     return Sequence.load(path)
 
 
-__all__ = ["Sequence", "checksum", "load", "paths", "values"]
+class StoredSequence(Sequence):
+    """A sequence whose values stay in a store (:class:`grundy.store.Store`), read as needed.
+
+    ``len``, ``s[n]``, ``s[a:b]``, iteration, :attr:`max`, :attr:`argmax`,
+    :attr:`checksum`, :meth:`frontier` (from the store's statistics) and
+    :meth:`reading`, :meth:`arithmetic_reading` (streamed) read the store a
+    chunk at a time.  :attr:`values` loads every value (and keeps them), and so do
+    the analyses that need them all: the trajectory, whose own arrays are
+    larger than the values, ``rare``, ``counts``, ``ledger``, ``extend``, ``save``.
+    """
+
+    def __init__(self, store):
+        self.store = store
+        self.code = store.code
+        self.engine = store.engine
+        self.version = store.version
+        self._frontier = store.frontier
+        self._loaded = None
+
+    @property
+    def values(self) -> np.ndarray:
+        """Every value, read from the store into memory (one to four bytes a heap), then kept."""
+        if self._loaded is None:
+            self._loaded = self.store.read(0, len(self.store))
+        return self._loaded
+
+    def __len__(self) -> int:
+        return len(self.store)
+
+    @property
+    def depth(self) -> int:
+        return len(self.store)
+
+    def __getitem__(self, index):
+        return self.store[index]
+
+    def __iter__(self):
+        for _, block in self.store.chunks():
+            yield from (int(v) for v in block)
+
+    @property
+    def max(self) -> int:
+        """The largest value (from the store's statistics)."""
+        return self._check_some().top
+
+    @property
+    def argmax(self) -> int:
+        """The first heap worth the largest value (from the store's statistics)."""
+        return self._check_some().argmax
+
+    def _check_some(self):
+        if not len(self.store):
+            raise UsageError(f"the store {self.store.path} holds no heaps yet")
+        return self._frontier
+
+    def _statistics(self):
+        return self._frontier
+
+    def reading(self, depth: int | None = None, *, heap0: bool = False):
+        """The pure reading at ``depth`` (:func:`grundy.periods.reading`), streamed from the store."""
+        from .periods import Reading, tight_window, window
+
+        d = self._depth(depth)
+        s, p = streamed_reading(self.store.read, d, 0 if heap0 else 1)
+        if s < 0:
+            return None
+        w = window(s, p, self.code)
+        return Reading(s, p, 0, w, tight_window(s, p, self.code), s >= 1 and d >= w)
+
+    def arithmetic_reading(self, depth: int | None = None):
+        """The arithmetic reading at ``depth`` (:func:`grundy.periods.arithmetic_reading`),
+        streamed from the store; never certified."""
+        from .periods import Reading, window
+
+        d = self._depth(depth)
+        s, p = streamed_reading(self.store.read, d, 1, arithmetic=True)
+        if s < 0:
+            return None
+        return Reading(s, p, self.store[s + p] - self.store[s], window(s, p, self.code), None, False)
+
+    def _depth(self, depth) -> int:
+        n = len(self.store)
+        d = n if depth is None else depth
+        if not isinstance(d, (int, np.integer)) or not 1 <= d <= n:
+            raise UsageError(f"the depth must lie between 1 and {n} (the values known), not {d!r}")
+        return int(d)
+
+
+FAST = 64
+"""Comparisons made for a whole block of periods at once before a period is followed alone."""
+PERIODS = 1 << 16
+"""Periods tried together: the values they compare are one window of about this many heaps."""
+
+
+def streamed_reading(read, d: int, lo: int, arithmetic: bool = False) -> tuple[int, int]:
+    """``(s, p)`` of the reading at depth ``d`` over heaps ``lo..d-1``, or ``(-1, -1)``: the
+    answer of the readings kernel (``grundy.periods._reading_at``), reading the values through
+    ``read(a, b)`` a window at a time, never all at once.
+
+    The kernel follows each period ``p`` back from heap ``d - 1`` to the start
+    ``s_p`` of its stretch.  Here :data:`PERIODS` periods go together: the
+    first :data:`FAST` steps of all of them compare the last values with one
+    window (numpy, no loop per period), which ends almost every stretch; the
+    few periods still matching are followed alone, chunk by chunk.  A
+    multiple ``kq`` of a followed period inside ``q``'s stretch starts where
+    ``q``'s does (so it never wins) and is not followed.  Memory: a window and
+    two chunks.
+    """
+    top = (d - lo) // 2
+    best_s, best_p = -1, -1
+    if top < 1:
+        return best_s, best_p
+    last = d - 1
+    fast = min(FAST, d - lo)
+    tail = read(d - fast, d).astype(np.int64)
+    followed: list[tuple[int, int]] = []
+    for p0 in range(1, top + 1, PERIODS):
+        p1 = min(top + 1, p0 + PERIODS)
+        ps = np.arange(p0, p1, dtype=np.int64)
+        a = max(lo, last - (p1 - 1) - (fast - 1))
+        window = read(a, last - p0 + 1)
+        if arithmetic:
+            window = window.astype(np.int64)
+        rev = window[::-1]  # rev[(p - p0) + j] = G(d - 1 - p - j)
+        saltus = tail[-1] - rev[: ps.size] if arithmetic else None
+        starts, alive = _first_steps(rev, tail, ps, last, lo, fast, saltus)
+        for k in alive:
+            p = int(ps[k])
+            if any(p % q == 0 and 2 * q <= p < stretch for q, stretch in followed):
+                continue
+            salt = int(saltus[k]) if arithmetic else 0
+            starts[k] = _follow(read, p, last - p - fast, lo, salt, arithmetic)
+            followed.append((p, d - int(starts[k])))
+        length = d - starts
+        ok = (starts >= 0) & (length >= (3 if arithmetic else 2) * ps)
+        if arithmetic:
+            ok &= saltus > 0
+        if ok.any():
+            k = int(np.flatnonzero(ok)[np.argmin(starts[ok])])
+            if best_s < 0 or starts[k] < best_s:
+                best_s, best_p = int(starts[k]), int(ps[k])
+                if best_s == lo:
+                    break
+    return best_s, best_p
+
+
+def _first_steps(rev, tail, ps, last, lo, fast, saltus):
+    """The first :data:`FAST` comparisons of every period of a block: the starts of the stretches
+    they end (``-1`` for the rest) and the periods still matching after them (their indices).
+
+    Step ``j`` compares ``G(d - 1 - j)`` with ``G(d - 1 - p - j)``, a slice of ``rev`` for all
+    periods at once; once few periods are left, only theirs are compared.
+    """
+    size = ps.size
+    starts = np.full(size, -1, dtype=np.int64)
+    alive = np.ones(size, dtype=bool)
+    j = 0
+    while j < fast and alive.sum() * 16 > size:
+        m = min(size, rev.size - j)
+        if m < size:  # these periods' stretches reach heap lo
+            starts[m:][alive[m:]] = lo
+            alive[m:] = False
+        seg = rev[j : j + m]
+        same = seg == tail[fast - 1 - j] if saltus is None else tail[fast - 1 - j] - seg == saltus[:m]
+        broke = alive[:m] & ~same
+        starts[:m][broke] = last - ps[:m][broke] - j + 1
+        alive[:m] &= same
+        j += 1
+    idx = np.flatnonzero(alive)
+    while j < fast and idx.size:
+        pos = idx + j
+        off = pos >= rev.size
+        starts[idx[off]] = lo
+        idx, pos = idx[~off], pos[~off]
+        seg = rev[pos]
+        same = seg == tail[fast - 1 - j] if saltus is None else tail[fast - 1 - j] - seg == saltus[idx]
+        starts[idx[~same]] = last - ps[idx[~same]] - j + 1
+        idx = idx[same]
+        j += 1
+    return starts, idx
+
+
+def _follow(read, p: int, i: int, lo: int, saltus: int, arithmetic: bool) -> int:
+    """The start of the stretch of period ``p`` known to match from heap ``i + 1`` on: walk back
+    from ``i`` in growing steps (up to :data:`PERIODS` heaps) until ``G(x + p) - G(x)`` differs
+    from ``saltus`` (or ``lo``)."""
+    step = min(4096, PERIODS)
+    while i >= lo:
+        x0 = max(lo, i - step + 1)
+        low, high = read(x0, i + 1), read(x0 + p, i + 1 + p)
+        if arithmetic:
+            bad = high.astype(np.int64) - low.astype(np.int64) != saltus
+        else:
+            bad = high != low
+        hits = np.flatnonzero(bad)
+        if hits.size:
+            return x0 + int(hits[-1]) + 1
+        i = x0 - 1
+        step = min(2 * step, PERIODS)
+    return lo
+
+
+__all__ = ["Sequence", "StoredSequence", "digest", "load", "paths", "streamed_reading", "values"]

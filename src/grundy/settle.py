@@ -8,11 +8,11 @@ right reading is certified (the window ``2s + 2p + t`` of a reading at depth
 needed).  Each step is at least ``1/16`` of the depth, so that false readings
 whose windows lie just beyond the depth cannot make the steps tiny.
 
-With ``out`` the values are kept on disk (``OUT.npy`` + ``OUT.json``, the
-format of :class:`~grundy.sequence.Sequence`): saved every
-``checkpoint_seconds``, when the run ends, and when it is interrupted, so a
-run stopped by Ctrl-C or ``kill -9`` resumes from there and a finished one
-answers again at once.
+With ``out`` the values are kept in a store (:mod:`grundy.store`, the one
+checkpoint of every run; an old ``OUT.npy`` + ``OUT.json`` is migrated into
+one): appended every ``checkpoint_seconds``, when the run ends, and when it is
+interrupted (Ctrl-C, or SIGTERM in the command), so a run stopped that way or
+by ``kill -9`` resumes from there and a finished one answers again at once.
 """
 
 from __future__ import annotations
@@ -33,7 +33,6 @@ if TYPE_CHECKING:
 
 MAX_HEAPS = 10**8
 FIRST_DEPTH = 1024
-CHECKPOINT_SECONDS = 30.0
 
 
 @dataclass(frozen=True)
@@ -41,7 +40,9 @@ class Settlement:
     """The outcome of :func:`settle`: the reading at the depth reached and the run's statistics.
 
     ``reused`` is the number of heaps taken from ``out``; ``stats`` the sparse
-    engine's statistics (None for codes it does not cover).
+    engine's statistics (None for codes it does not cover); ``checksum`` the
+    Fletcher-32 of the values, as the published programs print it
+    (:func:`grundy.store.fletcher32`).
     """
 
     code: Code
@@ -51,6 +52,7 @@ class Settlement:
     max: int
     seconds: float
     reused: int = 0
+    checksum: str = ""
 
     @property
     def settled(self) -> bool:
@@ -77,6 +79,7 @@ class Settlement:
             "max": self.max,
             "seconds": round(self.seconds, 3),
             "reused": self.reused,
+            "checksum": self.checksum,
         }
 
     def summary(self) -> str:
@@ -114,10 +117,12 @@ def settle(
     out: str | os.PathLike | None = None,
     *,
     seconds: float | None = None,
-    checkpoint_seconds: float = CHECKPOINT_SECONDS,
+    checkpoint_seconds: float | None = None,
     on_depth: Callable[[int, int], None] | None = None,
     on_chunk: Callable[[np.ndarray], None] | None = None,
     on_status: Callable | None = None,
+    threads: int | None = None,
+    on_warning: Callable[[str], None] | None = None,
 ) -> Settlement:
     """Compute ``code`` deeper until its reading is certified.
 
@@ -125,10 +130,13 @@ def settle(
     ----------
     code : the code (``"·156"`` or a :class:`~grundy.codes.Code`).
     max_heaps : give up (not settled) once this many heaps are known (default 10^8).
-    out : keep the values at ``OUT.npy`` + ``OUT.json`` and resume from them.
+    out : keep the values in the store ``OUT`` and resume from it (an old ``OUT.npy`` +
+        ``OUT.json`` is migrated into one, ``on_warning`` says so).
     seconds : give up once this process has spent this much CPU time on the code.
+    checkpoint_seconds : how often ``out`` is brought up to date (default 30 s).
     on_depth, on_chunk, on_status : progress callbacks: ``on_depth(depth, done)`` as each
         stage starts, ``on_chunk(values)`` and ``on_status(status)`` as the engine advances.
+    threads : threads the engine may use (default: the cores available to the process).
 
     Examples
     --------
@@ -137,10 +145,7 @@ def settle(
     """
     import numpy as np
 
-    from .checkpoint import load_existing
-    from .engine.sparse import SparseRun, statistics
-    from .periods import reading
-    from .sequence import Sequence
+    from .store import CHECKPOINT_SECONDS, Store, check_threads
 
     code = parse(code)
     max_heaps = MAX_HEAPS if max_heaps is None else max_heaps
@@ -148,41 +153,64 @@ def settle(
         raise UsageError(f"max_heaps must be a whole number of at least 1, not {max_heaps!r}")
     if seconds is not None and not seconds > 0:
         raise UsageError(f"seconds must be positive, not {seconds!r}")
+    check_threads(threads)
+    every = CHECKPOINT_SECONDS if checkpoint_seconds is None else checkpoint_seconds
+    if out is None:
+        return _settle(code, max_heaps, None, seconds, every, on_depth, on_chunk, on_status)
+    with Store.writer(out, code, on_warning=on_warning) as store:
+        return _settle(code, max_heaps, store, seconds, every, on_depth, on_chunk, on_status)
+
+
+def _settle(code, max_heaps, store, seconds, every, on_depth, on_chunk, on_status):
+    """:func:`settle` on an open store (or none): the values grow in one buffer, and the store,
+    when there is one, gets every new block (:class:`~grundy.store.Recorder`)."""
+    import numpy as np
+
+    from .engine.sparse import SparseRun, statistics
+    from .periods import reading
+    from .store import Recorder, fletcher32, hex32
+
     start, cpu0 = time.perf_counter(), time.process_time()
-    kept = None if out is None else load_existing(out, code)
-    prefix = None if kept is None else kept.values[:max_heaps]
+    have = 0 if store is None else len(store)
+    prefix = store.read(0, min(have, max_heaps)) if have else None
     reused = 0 if prefix is None else int(prefix.size)
     try:
         run = SparseRun(code, max_heaps, prefix)
     except MemoryError:
         raise UsageError(f"max_heaps {max_heaps:,} does not fit in memory") from None
+    rec = None
+    if store is not None:
+        store.note_engine("sparse" if run.applies else "dense")
+        rec = Recorder(code, store, every=every)
     latest = [run.values]
-    saved = [time.monotonic(), reused]
 
     def so_far() -> np.ndarray:
         """The longest values known: the run's, or the dense stretch it is computing."""
         return max(run.values, latest[0], key=len)
 
-    def save(values: np.ndarray) -> None:
-        if out is not None and values.size > saved[1]:
-            Sequence(code, values.copy(), "sparse").save(out)
-            saved[:] = [time.monotonic(), values.size]
-
     def chunk(values: np.ndarray) -> None:
         latest[0] = values
+        if rec is not None:
+            if values.size > rec.end:
+                rec.block(rec.end, values[rec.end :])
+            rec.tick()
         if on_chunk is not None:
             on_chunk(values)
-        if time.monotonic() - saved[0] >= checkpoint_seconds:
-            save(values)
         if seconds is not None and time.process_time() - cpu0 >= seconds:
             raise _Budget
+
+    def status(s) -> None:
+        if rec is not None:
+            rec.status(s)
+        if on_status is not None:
+            on_status(s)
 
     depth = min(max_heaps, max(FIRST_DEPTH, reused))
     try:
         while True:
             if on_depth is not None:
                 on_depth(depth, run.n)
-            values = run.extend(depth, chunk, on_status)[:depth]
+            values = run.extend(depth, chunk, status)[:depth]
             found = reading(values, code)
             if (found is not None and found.certified) or depth == max_heaps:
                 break
@@ -191,10 +219,15 @@ def settle(
         values = so_far()
         found = reading(values, code)
     except KeyboardInterrupt:
-        save(so_far())
-        where = f": the values so far are kept at {out}; run it again to resume" if out else ""
-        raise Interrupted(f"settling {code} was interrupted{where}") from None
-    save(values)
+        if rec is None:
+            raise Interrupted(f"settling {code} was interrupted") from None
+        rec.flush()
+        raise Interrupted(f"settling {code} was interrupted: {len(store):,} heaps are kept in "
+                          f"{store.path}; run it again to resume") from None  # fmt: skip
+    if rec is not None:
+        rec.flush()
+    whole = rec is not None and rec.frontier.n == values.size
+    checksum = rec.frontier.checksum if whole else hex32(fletcher32(values))
     stats = statistics(code, values, run.mask) if run.applies else None
     return Settlement(code, int(values.size), found, stats, int(np.max(values)),
-                      time.perf_counter() - start, reused)
+                      time.perf_counter() - start, reused, checksum)

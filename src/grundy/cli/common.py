@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import signal
 import sys
+import threading
 from contextlib import contextmanager
 
 import click
@@ -57,6 +59,30 @@ HEAPS = HeapsParam()
 """A heap count to compute (refused before any work when its values would not fit in memory)."""
 DEPTH = click.IntRange(min=1)
 """A heap count that only selects stored results (nothing is allocated for it)."""
+THREADS = click.option(
+    "--threads",
+    type=click.IntRange(min=1),
+    help="Threads for the engine (default: the cores available to this process).",
+)
+"""``--threads T`` of the commands that compute one code (T >= 1; the engines use one for now)."""
+
+
+@contextmanager
+def sigterm_interrupts():
+    """While the block runs, SIGTERM interrupts it as Ctrl-C does, so that a run killed by
+    ``kill`` (a scheduler's time limit) saves what it holds before it exits."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 def warn(message: str) -> None:
@@ -69,13 +95,35 @@ def emit_json(obj: dict) -> None:
     click.echo(json.dumps(obj, ensure_ascii=False))
 
 
+def duration(seconds: float) -> str:
+    """``h:mm:ss``, with the days in front past one (a long run's time to go: ``3 d 04:05:06``)."""
+    days, rest = divmod(round(seconds), 86_400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    if days:
+        return f"{days} d {hours:02d}:{minutes:02d}:{secs:02d}"
+    return f"{hours}:{minutes:02d}:{secs:02d}"
+
+
+def pace(done: int, total: int | None, speed: float | None, unit: str) -> str:
+    """The rate and the time left to ``total`` at that rate: ``1,234 heaps/s, 0:00:42 to 65,536``."""
+    if not speed:
+        return ""
+    rate = f"{speed:,.0f} {unit}/s"
+    if total is None or done >= total:
+        return rate
+    return f"{rate}, {duration((total - done) / speed)} to {total:,}"
+
+
 @contextmanager
 def progress(total: int, description: str, done: int = 0, *, unit: str | None = None):
     """A rich progress bar on stderr, quiet when stderr is not a terminal.
 
     Yields ``update(n, info=None, total=None)`` that sets the number of units
     done and, when given, a short status text shown after the bar and a new
-    total.  With ``unit`` the bar also shows the rate (``unit``/s).
+    total.  With ``unit`` the bar shows the rate and the estimated time to the
+    total (:func:`pace`), measured from ``done`` (what an earlier run left), so
+    a resumed run's rate counts only its own work.
     """
     if not sys.stderr.isatty():
         yield lambda n, info=None, total=None: None
@@ -92,19 +140,19 @@ def progress(total: int, description: str, done: int = 0, *, unit: str | None = 
     )
     from rich.text import Text
 
-    class Rate(ProgressColumn):
+    class Pace(ProgressColumn):
         def render(self, task):
             speed = task.finished_speed or task.speed
-            return Text("" if speed is None else f"{speed:,.0f} {unit}/s")
+            total = None if task.total is None else int(task.total)
+            return Text(pace(int(task.completed), total, speed, unit))
 
-    rate = [Rate()] if unit else []
+    timing = [Pace()] if unit else [TimeRemainingColumn()]
     bar = Progress(
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
-        *rate,
         TimeElapsedColumn(),
-        TimeRemainingColumn(),
+        *timing,
         TextColumn("{task.fields[info]}"),
         console=Console(stderr=True),
         transient=True,

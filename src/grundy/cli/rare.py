@@ -17,7 +17,7 @@ from .common import CODE, HEAPS, cli, emit_json, progress
 
 SEQUENCE = click.option(
     "--sequence",
-    type=click.Path(dir_okay=False),
+    type=click.Path(),
     help="Reuse the sequence at PATH (written by `grundy values --out`); extend it if short.",
 )
 PLOTS = click.option(

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import click
 
-from ..settle import CHECKPOINT_SECONDS, FIRST_DEPTH, MAX_HEAPS, settle
-from .common import CODE, HEAPS, cli, emit_json, progress
+from ..settle import FIRST_DEPTH, MAX_HEAPS, settle
+from ..store import CHECKPOINT_SECONDS, check_threads, store_path, stored_heaps
+from .common import CODE, HEAPS, THREADS, cli, emit_json, progress, sigterm_interrupts, warn
 
 NOT_SETTLED = 3
 """Exit status when the code is not certified within the budget (0: certified, 2: bad input)."""
@@ -27,24 +28,28 @@ NOT_SETTLED = 3
 )
 @click.option(
     "--out",
-    type=click.Path(dir_okay=False),
-    help="Keep the values as OUT.npy + OUT.json: an interrupted run resumes from them.",
-)
+    type=click.Path(),
+    help="Keep the values in the store OUT (a folder): an interrupted run resumes from it, a "
+         "finished one answers again at once; an old OUT.npy + OUT.json is migrated into one.",
+)  # fmt: skip
+@THREADS
 @click.option(
     "--checkpoint-seconds",
     type=click.FloatRange(min=0.0),
     default=CHECKPOINT_SECONDS,
     show_default=True,
-    help="How often --out is brought up to date while the run goes on.",
+    help="How often --out is brought up to date while the run goes on (Ctrl-C and SIGTERM too).",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def settle_command(code, max_heaps, seconds, out, checkpoint_seconds, as_json):
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (with the checksum).")
+def settle_command(code, max_heaps, seconds, out, threads, checkpoint_seconds, as_json):
     """Compute CODE deeper and deeper until its period is certified (Guy–Smith window).
 
     Exit status 0 when the period is certified, 3 when it is not within
     --max-heaps or --seconds (the JSON still says how far it got), 2 on bad input.
     """
-    with progress(FIRST_DEPTH, f"{code}", unit="heaps") as update:
+    threads = check_threads(threads)
+    done = min(stored_heaps(out), max_heaps) if out else 0
+    with sigterm_interrupts(), progress(max(FIRST_DEPTH, done), f"{code}", done, unit="heaps") as update:
         result = settle(
             code,
             max_heaps,
@@ -54,6 +59,8 @@ def settle_command(code, max_heaps, seconds, out, checkpoint_seconds, as_json):
             on_depth=lambda depth, done: update(done, total=depth),
             on_chunk=lambda values: update(values.size),
             on_status=lambda status: update(status.heaps, str(status)),
+            threads=threads,
+            on_warning=warn,
         )
     if as_json:
         emit_json(result.to_dict())
@@ -76,6 +83,7 @@ def _print(result, max_heaps, out) -> None:
     reused = f", {result.reused:,} reused from {out}" if result.reused else ""
     click.echo(f"heaps     {result.heaps:,} computed in {result.seconds:.2f} s{reused}")
     click.echo(f"largest   {result.max}")
+    click.echo(f"checksum  {result.checksum}   (Fletcher-32, as the published programs print it)")
     if s:
         last = "none" if s.last_rare is None else f"the last at heap {s.last_rare:,}"
         click.echo(
@@ -83,6 +91,4 @@ def _print(result, max_heaps, out) -> None:
             f"{s.rare_heaps:,} rare heaps, {last}"
         )
     if out:
-        from ..sequence import paths
-
-        click.echo(f"stored    {paths(out)[0]}")
+        click.echo(f"stored    {store_path(out)}")
