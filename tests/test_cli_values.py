@@ -68,12 +68,6 @@ def test_a_store_as_deep_computes_nothing_and_says_so(tmp_path, monkeypatch):
     assert (obj["rare_heaps"], obj["last_rare"]) == (stats.rare_heaps, stats.last_rare)
 
 
-def test_threads_are_checked():
-    assert one_line_error(*run("values", "·137", "--heaps", "10", "--threads", "0"))
-    assert one_line_error(*run("settle", "·137", "--threads", "-2"))
-    assert _values_json("·137", "--heaps", "10", "--threads", "2")[0]["heaps"] == 10
-
-
 def test_human_summary():
     out = grundy("values", ".77", "--heaps", "100")
     assert out.returncode == 0

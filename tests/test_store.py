@@ -390,16 +390,6 @@ def test_streamed_reading_is_the_reading_by_its_definition(g, tail, arithmetic, 
 # ---------------------------------------------------------------- runs
 
 
-def test_threads_are_validated():
-    for bad in (0, -1, 1.5, True, "2"):
-        with pytest.raises(UsageError, match="threads"):
-            grundy.values("·137", 100, threads=bad)
-        with pytest.raises(UsageError, match="threads"):
-            grundy.settle("·137", threads=bad)
-    assert S.check_threads(None) == S.available_threads() >= 1
-    assert grundy.values("·137", 100, threads=3).depth == 100
-
-
 def test_grow_computes_only_what_the_store_lacks(tmp_path, monkeypatch):
     values = compute("·354", 30_000)
     make(tmp_path / "s", "·354", values[:12_345])

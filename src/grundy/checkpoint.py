@@ -30,7 +30,7 @@ from .codes import Code, parse
 from .engine.sparse import SparseStats
 from .errors import SequenceFileError, StoreError
 from .sequence import Sequence, StoredSequence, paths
-from .store import CHECKPOINT_SECONDS, Store, grow, is_store
+from .store import CHECKPOINT_SECONDS, MEMORY, Store, grow, is_store
 
 __all__ = [
     "CHECKPOINT_SECONDS", "CacheWarning", "cache_dir", "compute_resumable", "file_stem",
@@ -159,7 +159,7 @@ def compute_resumable(
     path: str | os.PathLike | Store | None,
     *,
     engine: str = "auto",
-    threads: int | None = None,
+    memory: int | None = None,
     every: float = CHECKPOINT_SECONDS,
     on_progress: Callable[[int], None] | None = None,
     on_status: Callable | None = None,
@@ -171,9 +171,9 @@ def compute_resumable(
     Returns the sequence, the number of heaps that were already stored (at most
     ``heaps``), and the sparse engine's statistics when it ran (None when
     nothing was computed or another engine ran).  The sequence holds the
-    values in memory when some were computed (today's engines compute them
-    there) and reads the store when none were (a store already as deep, left
-    as it is).  An old ``PATH.npy`` + ``PATH.json`` is migrated into a store at
+    values in memory when a run kept them there, and reads the store when it
+    did not: a store already as deep, left as it is, or a run bounded to
+    ``memory`` bytes (:func:`grundy.store.grow`, default :data:`~grundy.store.MEMORY`).  An old ``PATH.npy`` + ``PATH.json`` is migrated into a store at
     ``PATH`` (``on_warning`` says so).  ``on_status`` receives the sparse
     engine's status (mask, rare count) as it runs.
 
@@ -191,7 +191,8 @@ def compute_resumable(
         store = opened = Store.writer(path, code, on_warning=on_warning)
     try:
         run = grow(
-            store, code, heaps, engine=engine, threads=threads, every=every,
+            store, code, heaps, engine=engine, memory=MEMORY if memory is None else memory,
+            every=every,
             on_chunk=None if on_progress is None else (lambda values: on_progress(values.size)),
             on_status=on_status, disposable=disposable, on_warning=on_warning,
         )  # fmt: skip

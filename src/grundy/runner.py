@@ -125,7 +125,7 @@ def settle_within(code: str, max_heaps: int, seconds: float | None = None) -> di
     from .settle import settle
 
     t0 = time.process_time()
-    st = settle(code, max_heaps, seconds=seconds, threads=1)
+    st = settle(code, max_heaps, seconds=seconds)
     out = st.to_dict()
     out["limit"] = None if st.settled else ("max_heaps" if st.heaps >= max_heaps else "seconds")
     out["cpu_seconds"] = round(time.process_time() - t0, 3)

@@ -296,21 +296,19 @@ def _atomic_write(target: Path, write: Callable) -> None:
     os.replace(tmp, target)
 
 
-def values(
-    code: Code | str, heaps: int, *, engine: str = "auto", on_chunk=None, threads: int | None = None
-) -> Sequence:
+def values(code: Code | str, heaps: int, *, engine: str = "auto", on_chunk=None) -> Sequence:
     """The Grundy values of ``code`` for heaps ``0..heaps-1``, as a :class:`Sequence`.
 
     ``engine`` is ``auto`` (the fastest that applies), ``dense``, ``sparse`` or
-    ``reference``; ``on_chunk(values_so_far)`` is called as the work advances;
-    ``threads`` is how many threads the engine may use (default: the cores
-    available to the process).  The run's statistics come with it
+    ``reference``; ``on_chunk(values_so_far)`` is called as the work advances.
+    The values are kept in memory (a run into a store need not:
+    :func:`grundy.store.grow`).  The run's statistics come with it
     (:meth:`Sequence.frontier`, :attr:`Sequence.checksum`).
     """
     from .store import grow
 
     code = parse(code)
-    run = grow(None, code, heaps, engine=engine, threads=threads, on_chunk=on_chunk)
+    run = grow(None, code, heaps, engine=engine, on_chunk=on_chunk)
     out = Sequence(code, run.values, run.engine)
     out._frontier = run.frontier
     return out

@@ -121,7 +121,6 @@ def settle(
     on_depth: Callable[[int, int], None] | None = None,
     on_chunk: Callable[[np.ndarray], None] | None = None,
     on_status: Callable | None = None,
-    threads: int | None = None,
     on_warning: Callable[[str], None] | None = None,
 ) -> Settlement:
     """Compute ``code`` deeper until its reading is certified.
@@ -136,7 +135,6 @@ def settle(
     checkpoint_seconds : how often ``out`` is brought up to date (default 30 s).
     on_depth, on_chunk, on_status : progress callbacks: ``on_depth(depth, done)`` as each
         stage starts, ``on_chunk(values)`` and ``on_status(status)`` as the engine advances.
-    threads : threads the engine may use (default: the cores available to the process).
 
     Examples
     --------
@@ -145,7 +143,7 @@ def settle(
     """
     import numpy as np
 
-    from .store import CHECKPOINT_SECONDS, Store, check_threads
+    from .store import CHECKPOINT_SECONDS, Store
 
     code = parse(code)
     max_heaps = MAX_HEAPS if max_heaps is None else max_heaps
@@ -153,7 +151,6 @@ def settle(
         raise UsageError(f"max_heaps must be a whole number of at least 1, not {max_heaps!r}")
     if seconds is not None and not seconds > 0:
         raise UsageError(f"seconds must be positive, not {seconds!r}")
-    check_threads(threads)
     every = CHECKPOINT_SECONDS if checkpoint_seconds is None else checkpoint_seconds
     if out is None:
         return _settle(code, max_heaps, None, seconds, every, on_depth, on_chunk, on_status)

@@ -97,26 +97,6 @@ def _warn(message: str) -> None:
     warnings.warn(message, StoreWarning, stacklevel=3)
 
 
-def available_threads() -> int:
-    """The cores this process may run on (``os.sched_getaffinity``), the default ``threads``."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
-
-
-def check_threads(threads: int | None) -> int:
-    """``threads`` as a count of at least 1 (None: :func:`available_threads`); else a UsageError."""
-    if threads is None:
-        return available_threads()
-    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
-        raise UsageError(f"threads must be a whole number of at least 1, not {threads!r}")
-    return int(threads)
-
-
-# ---------------------------------------------------------------- the checksum
-
-
 def fletcher32(values, state: tuple[int, int] = (0, 0)) -> int:
     """Fletcher-32 of ``values`` as 16-bit words, as the published programs compute it.
 
@@ -1097,13 +1077,32 @@ class Grown:
     frontier: Frontier
 
 
+MEMORY = 1 << 28
+"""Bytes of values a run keeps in memory by default (:func:`grow`): 256 MiB."""
+
+
+def in_memory(code: Code, heaps: int, memory: int = MEMORY) -> bool:
+    """Whether a run of ``heaps`` heaps keeps every value in memory: when they fit in ``memory``
+    bytes (two a heap, the type most codes reach), or when no bounded run applies (a code with
+    no sparse-space method needs every value)."""
+    from .engine import sparse
+
+    return heaps * 2 <= memory or not sparse.applies(code)
+
+
+def bounded_sizes(memory: int = MEMORY) -> tuple[int, int]:
+    """The head and the least tail (in heaps) of a bounded run kept in about ``memory`` bytes
+    (:mod:`grundy.engine.bounded`): an eighth and a sixty-fourth, at least 2^16 heaps each."""
+    return max(1 << 16, memory // 8), max(1 << 16, memory // 64)
+
+
 def grow(
     store: Store | None,
     code: Code | str,
     heaps: int,
     *,
     engine: str = "auto",
-    threads: int | None = None,
+    memory: int = MEMORY,
     every: float = CHECKPOINT_SECONDS,
     on_chunk: Callable[[np.ndarray], None] | None = None,
     on_status: Callable | None = None,
@@ -1114,24 +1113,29 @@ def grow(
 
     Only the heaps the store lacks are computed; a store already as deep
     computes nothing.  The engine's values go to a :class:`Recorder` as
-    ``(start, block)`` pairs, today cut from the growing array that the
-    engine hands ``on_chunk``; they are appended every ``every`` seconds, at
+    ``(start, block)`` pairs; they are appended every ``every`` seconds, at
     the end (not to a ``disposable`` store, the cache's, deleted when the run
-    ends), and when the run is interrupted (Ctrl-C, or SIGTERM turned into
-    one), so ``kill -9`` loses at most ``every`` seconds of work.
-    ``on_chunk(values_so_far)`` and ``on_status(status)`` follow the engine.
+    ends, unless the run was bounded), and when the run is interrupted
+    (Ctrl-C, or SIGTERM turned into one), so ``kill -9`` loses at most
+    ``every`` seconds of work.  ``on_chunk(values_so_far)`` and
+    ``on_status(status)`` follow the engine.
+
+    A run into a store whose values would not fit in ``memory`` bytes
+    (:func:`in_memory`) is bounded (:class:`grundy.engine.bounded.BoundedRun`):
+    it keeps the first heaps and a tail, reads the rest back from the store,
+    and returns no values (``Grown.values`` is None: read the store).
     """
     from .engine import choose, compute_with_stats
     from .memory import check_heaps
 
     code = parse(code)
-    threads = check_threads(threads)
-    check_heaps(heaps)
     have = len(store) if store is not None else 0
     name = choose(code, engine)
     if store is not None and have >= heaps:
         return Grown(None, have, store.engine, None, store.frontier)
-    prefix = store.read(0, have) if have else None
+    bounded = store is not None and name == "sparse" and not in_memory(code, heaps, memory)
+    if not bounded:
+        check_heaps(heaps)
     if store is not None:
         store.note_engine(name)
     rec = Recorder(code, store, every=every, sparse=name == "sparse", disposable=disposable,
@@ -1151,19 +1155,41 @@ def grow(
         rec.tick()
 
     try:
-        values, stats = compute_with_stats(code, heaps, engine=engine, prefix=prefix, on_chunk=chunk,
-                                           on_status=status, threads=threads)  # fmt: skip
-        if values.size > rec.end:
-            rec.block(rec.end, values[rec.end :])
+        if bounded:
+            values, stats = None, _bounded(code, heaps, rec, have, memory, status)
+        else:
+            prefix = store.read(0, have) if have else None
+            values, stats = compute_with_stats(code, heaps, engine=engine, prefix=prefix,
+                                               on_chunk=chunk, on_status=status)  # fmt: skip
+            if values.size > rec.end:
+                rec.block(rec.end, values[rec.end :])
     except KeyboardInterrupt:
         rec.flush()
         raise
-    rec.finish(keep=not disposable)
+    rec.finish(keep=bounded or not disposable)
     return Grown(values, have, name, stats, rec.frontier)
 
 
+def _bounded(code: Code, heaps: int, rec: Recorder, have: int, memory: int, status):
+    """Run the bounded engine from the ``have`` heaps stored to ``heaps``, its blocks to ``rec``."""
+    from .engine.bounded import BoundedRun
+
+    head, tail = bounded_sizes(memory)
+
+    def sink(start: int, block: np.ndarray) -> None:
+        rec.block(start, block)
+        rec.tick()
+
+    run = BoundedRun(code, sink, rec.read, have, head=head, tail=tail)
+    try:
+        run.extend(heaps, on_status=status)
+        return run.stats()
+    finally:
+        run.close()
+
+
 __all__ = [
-    "CHUNK", "FORMAT", "Frontier", "FrontierRecord", "Grown", "Recorder", "Store", "StoreWarning",
-    "available_threads", "check_threads", "fletcher32", "fletcher_step", "grow", "hex32", "is_store",
+    "CHUNK", "FORMAT", "MEMORY", "Frontier", "FrontierRecord", "Grown", "Recorder", "Store", "StoreWarning",
+    "fletcher32", "fletcher_step", "grow", "hex32", "in_memory", "is_store",
     "store_path", "stored_heaps",
 ]

@@ -59,12 +59,6 @@ HEAPS = HeapsParam()
 """A heap count to compute (refused before any work when its values would not fit in memory)."""
 DEPTH = click.IntRange(min=1)
 """A heap count that only selects stored results (nothing is allocated for it)."""
-THREADS = click.option(
-    "--threads",
-    type=click.IntRange(min=1),
-    help="Threads for the engine (default: the cores available to this process).",
-)
-"""``--threads T`` of the commands that compute one code (T >= 1; the engines use one for now)."""
 
 
 @contextmanager

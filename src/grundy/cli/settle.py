@@ -5,8 +5,8 @@ from __future__ import annotations
 import click
 
 from ..settle import FIRST_DEPTH, MAX_HEAPS, settle
-from ..store import CHECKPOINT_SECONDS, check_threads, store_path, stored_heaps
-from .common import CODE, HEAPS, THREADS, cli, emit_json, progress, sigterm_interrupts, warn
+from ..store import CHECKPOINT_SECONDS, store_path, stored_heaps
+from .common import CODE, HEAPS, cli, emit_json, progress, sigterm_interrupts, warn
 
 NOT_SETTLED = 3
 """Exit status when the code is not certified within the budget (0: certified, 2: bad input)."""
@@ -32,7 +32,6 @@ NOT_SETTLED = 3
     help="Keep the values in the store OUT (a folder): an interrupted run resumes from it, a "
          "finished one answers again at once; an old OUT.npy + OUT.json is migrated into one.",
 )  # fmt: skip
-@THREADS
 @click.option(
     "--checkpoint-seconds",
     type=click.FloatRange(min=0.0),
@@ -41,13 +40,12 @@ NOT_SETTLED = 3
     help="How often --out is brought up to date while the run goes on (Ctrl-C and SIGTERM too).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (with the checksum).")
-def settle_command(code, max_heaps, seconds, out, threads, checkpoint_seconds, as_json):
+def settle_command(code, max_heaps, seconds, out, checkpoint_seconds, as_json):
     """Compute CODE deeper and deeper until its period is certified (Guy–Smith window).
 
     Exit status 0 when the period is certified, 3 when it is not within
     --max-heaps or --seconds (the JSON still says how far it got), 2 on bad input.
     """
-    threads = check_threads(threads)
     done = min(stored_heaps(out), max_heaps) if out else 0
     with sigterm_interrupts(), progress(max(FIRST_DEPTH, done), f"{code}", done, unit="heaps") as update:
         result = settle(
@@ -59,7 +57,6 @@ def settle_command(code, max_heaps, seconds, out, threads, checkpoint_seconds, a
             on_depth=lambda depth, done: update(done, total=depth),
             on_chunk=lambda values: update(values.size),
             on_status=lambda status: update(status.heaps, str(status)),
-            threads=threads,
             on_warning=warn,
         )
     if as_json:

@@ -11,8 +11,8 @@ from ..classes import RareClass
 from ..engine import ENGINES
 from ..errors import Interrupted
 from ..present.formats import FORMATS, export
-from ..store import CHECKPOINT_SECONDS, Store, check_threads
-from .common import CODE, HEAPS, THREADS, cli, emit_json, progress, sigterm_interrupts, warn
+from ..store import CHECKPOINT_SECONDS, MEMORY, Store
+from .common import CODE, HEAPS, cli, emit_json, progress, sigterm_interrupts, warn
 
 FIRST = 60
 JSON_VALUES = 1 << 20
@@ -29,7 +29,14 @@ JSON_VALUES = 1 << 20
     help="Keep the values in the store OUT (a folder, made if missing): a store that holds M "
          "heaps computes only the rest; an old OUT.npy + OUT.json is migrated into one.",
 )  # fmt: skip
-@THREADS
+@click.option(
+    "--memory",
+    type=click.FloatRange(min=1.0),
+    default=MEMORY / 2**20,
+    show_default=True,
+    help="MiB of values a run keeps in memory: a deeper run of a code with a sparse-space method "
+         "keeps the first heaps and a tail, reading the rest back from the store.",
+)  # fmt: skip
 @click.option(
     "--checkpoint-seconds",
     type=click.FloatRange(min=0.0),
@@ -43,7 +50,7 @@ JSON_VALUES = 1 << 20
 @click.option("--format", "fmt", type=click.Choice(FORMATS),
               help="Print only the values: text (the compact notation when a period is certified), "
                    "csv, bfile (OEIS b-file lines 'n G(n)') or json.")
-def values(code, heaps, engine, out, threads, checkpoint_seconds, as_json, fmt):
+def values(code, heaps, engine, out, memory, checkpoint_seconds, as_json, fmt):
     """Grundy values of CODE for heaps 0..N-1.
 
     Without --out a long run keeps its checkpoint in the cache, the folder
@@ -55,7 +62,6 @@ def values(code, heaps, engine, out, threads, checkpoint_seconds, as_json, fmt):
     """
     if fmt and as_json:
         raise click.UsageError("--json and --format print different things: give one")
-    threads = check_threads(threads)
     start = time.perf_counter()
     with sigterm_interrupts():
         holder = Store.writer(out, code, on_warning=warn) if out else scratch(code, on_warning=warn)
@@ -64,7 +70,7 @@ def values(code, heaps, engine, out, threads, checkpoint_seconds, as_json, fmt):
             try:
                 with progress(heaps, f"{code}", done=have, unit="heaps") as update:
                     seq, reused, _ = compute_resumable(
-                        code, heaps, store, engine=engine, threads=threads,
+                        code, heaps, store, engine=engine, memory=int(memory * 2**20),
                         every=checkpoint_seconds, on_progress=update,
                         on_status=lambda status: update(status.heaps, str(status)),
                         disposable=not out, on_warning=warn,

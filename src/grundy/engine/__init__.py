@@ -70,7 +70,6 @@ def compute_with_stats(
     on_chunk: Callable[[np.ndarray], None] | None = None,
     on_status: Callable[[sparse.Status], None] | None = None,
     mask: RareClass | None = None,
-    threads: int | None = None,
 ) -> tuple[np.ndarray, sparse.SparseStats | None]:
     """:func:`compute`, and the sparse engine's statistics when it ran (else None).
 
