@@ -580,8 +580,8 @@ class Store:
             raise StoreError(f"{p} is a file, not a store (a store is a folder)")
         legacy = None
         if not is_store(p):
-            npy, side = paths(p)
-            if npy.exists() or side.exists():
+            npy, _ = paths(p)
+            if npy.exists():
                 legacy = Sequence.load(p)
                 if legacy.code != code:
                     raise SequenceFileError(f"{npy} holds {legacy.code}, not {code}")

@@ -12,7 +12,7 @@ from ..engine import ENGINES
 from ..errors import Interrupted
 from ..present.formats import FORMATS, export
 from ..store import CHECKPOINT_SECONDS, MEMORY, Store
-from .common import CODE, HEAPS, cli, emit_json, progress, sigterm_interrupts, warn
+from .common import CODE, RUN_HEAPS, cli, emit_json, progress, sigterm_interrupts, warn
 
 FIRST = 60
 JSON_VALUES = 1 << 20
@@ -21,7 +21,7 @@ JSON_VALUES = 1 << 20
 
 @cli.command()
 @click.argument("code", type=CODE)
-@click.option("--heaps", "-n", type=HEAPS, required=True, help="Compute heaps 0..N-1.")
+@click.option("--heaps", "-n", type=RUN_HEAPS, required=True, help="Compute heaps 0..N-1.")
 @click.option("--engine", type=click.Choice(ENGINES), default="auto", show_default=True)
 @click.option(
     "--out",
