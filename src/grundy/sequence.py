@@ -173,8 +173,10 @@ class Sequence:
     ) -> Sequence:
         """This sequence to ``heaps`` heaps, computing only the heaps it lacks (a new
         Sequence; this one if it is already that deep)."""
+        from .checks import heaps as checked
         from .engine import choose, compute
 
+        heaps = checked(heaps)
         if heaps <= self.depth:
             return self
         values = compute(self.code, heaps, engine=engine, prefix=self.values, on_chunk=on_chunk)
@@ -264,11 +266,14 @@ def values(code: Code | str, heaps: int, *, engine: str = "auto", on_chunk=None)
 
     ``engine`` is ``auto`` (the fastest that applies), ``dense``, ``sparse`` or
     ``reference``; ``on_chunk(values_so_far)`` is called as the work advances.
+    ``heaps`` is refused (:class:`~grundy.errors.UsageError`) unless it is a
+    whole number of at least 1 whose values fit in memory (:mod:`grundy.checks`).
     """
+    from .checks import heaps as checked
     from .engine import choose, compute
 
     code = parse(code)
-    computed = compute(code, heaps, engine=engine, on_chunk=on_chunk)
+    computed = compute(code, checked(heaps), engine=engine, on_chunk=on_chunk)
     return Sequence(code, computed, choose(code, engine))
 
 

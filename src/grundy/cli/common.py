@@ -8,10 +8,9 @@ from contextlib import contextmanager
 
 import click
 
-from .. import __version__
+from .. import __version__, checks
 from ..codes import Code, parse
 from ..errors import CodeError, UsageError
-from ..memory import check_heaps
 from .lazy import LazyGroup
 
 
@@ -46,7 +45,7 @@ class HeapsParam(click.IntRange):
     def convert(self, value, param, ctx) -> int:
         heaps = super().convert(value, param, ctx)
         try:
-            check_heaps(heaps)
+            checks.heaps(heaps)
         except UsageError as exc:
             self.fail(str(exc), param, ctx)
         return heaps
