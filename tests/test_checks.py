@@ -9,6 +9,7 @@ import grundy
 import grundy.memory
 from cli_inprocess import one_line_error, run
 from grundy import checks
+from grundy import rare as R
 from grundy.errors import UsageError
 
 NOT_WHOLE = [2.5, 3.0, True, False, "7", None, np.float64(4)]
@@ -70,3 +71,37 @@ def test_the_library_and_the_command_line_allow_the_same_digits():
     with pytest.raises(UsageError, match=f"1..{checks.MAX_DIGITS}"):
         checks.digits(checks.MAX_DIGITS + 1)
     one_line_error(*run("survey", "--digits", str(checks.MAX_DIGITS + 1), "-n", "60"))
+
+
+def test_the_numbers_of_the_rare_analyses_are_whole_numbers():
+    g = grundy.values("·6", 400).values
+    for call in (
+        lambda: R.arrivals("·6", g, R.RareClass(1), after=2.5),
+        lambda: R.arrivals("·6", g, R.RareClass(1), block=True),
+        lambda: R.counts("·6", g, 3, lo=True),
+        lambda: R.counts("·6", g, 3.0),
+        lambda: R.ledger("·6", g, 3, below=100.0),
+        lambda: R.counts("·6", g, 3, mask=1.0),
+    ):
+        with pytest.raises(UsageError, match="whole number"):
+            call()
+
+
+def test_a_mask_wider_than_every_value_is_refused():
+    """A mask with a bit above the largest value selects nothing with it: the user meant another."""
+    g = grundy.values("·6", 400).values
+    top = int(g.max())
+    width = top.bit_length()
+    for mask in (1 << width, (1 << width) | 1, 1 << 40):
+        for call, args in ((R.arrivals, (R.RareClass(mask),)), (R.arrivals, (R.RareClass(mask, 0),)),
+                           (R.counts, (1,)), (R.ledger, (1,))):
+            options = {} if call is R.arrivals else {"mask": mask}
+            with pytest.raises(UsageError, match="wider than every value"):
+                call("·6", g, *args, **options)
+    widest = (1 << width) - 1
+    assert R.arrivals("·6", g, R.RareClass(widest)).cls.mask == widest
+    for command in (["rare", "·6", "-n", "400"], ["counts", "·6", "-v", "1", "-n", "400"],
+                    ["ledger", "·6", "-v", "1", "-n", "400"]):
+        assert "wider than every value" in one_line_error(*run(*command, "--mask", str(1 << width)))
+        status, _, err = run(*command, "--mask", str(widest) if command[0] == "rare" else "1")
+        assert status == 0, err

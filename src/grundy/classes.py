@@ -93,6 +93,16 @@ class RareClass:
         return f"mask {self.mask}, parity {self.parity}" + (", position" if self.position else "")
 
 
+def check_mask(mask: int, values: np.ndarray) -> None:
+    """Refuse a mask wider than every value: its bits above the largest value select nothing, so
+    a user who gave one meant another mask (or another code)."""
+    top = int(values.max()) if len(values) else 0
+    width = top.bit_length()
+    if int(mask) >> width:
+        fits = f"choose a mask from 1 to {(1 << width) - 1}" if width else "every value is 0"
+        raise UsageError(f"mask {mask} is wider than every value (the largest is {top}): {fits}")
+
+
 def rare_heaps(values: np.ndarray, cls: RareClass, after: int = 1,
                split_parity: int | None = None) -> np.ndarray:
     """The heaps ``n >= max(after, 1)`` in ``cls``, in order (``split_parity``: the ``π`` of a

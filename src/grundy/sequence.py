@@ -131,7 +131,7 @@ class Sequence:
         engine's choice, with ``parity`` 0 (the class holding 0); ``parity``
         defaults to 1 (the class XOR respects) when a mask is given.  Options
         (``after``, ``block``, ...) pass on to :func:`grundy.rare.arrivals`;
-        ``after`` defaults to a tenth of the heaps.
+        ``after`` defaults to a tenth of the heaps, at most 10,000, as on the command line.
         """
         from .classes import RareClass, fewest
         from .rare import arrivals
@@ -140,15 +140,13 @@ class Sequence:
             cls = fewest(self.values, 0 if parity is None else parity)[0]
         else:
             cls = RareClass(mask, 1 if parity is None else parity)
-        options.setdefault("after", min(10_000, self.depth // 10))
         return arrivals(self.code, self.values, cls, **options)
 
     def counts(self, value: int, **options):
-        """Move and split counts of ``value`` at every heap (:func:`grundy.rare.counts`);
-        ``lo`` defaults to heap 1."""
+        """Move and split counts of ``value`` at every heap from ``lo`` (default: the cut-off of
+        :meth:`rare`, at least 1) on (:func:`grundy.rare.counts`)."""
         from .rare import counts
 
-        options.setdefault("lo", 1)
         return counts(self.code, self.values, value, **options)
 
     def ledger(self, value: int, **options):

@@ -7,13 +7,22 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..classes import RareClass, block_counts, rare_heaps, value_counts
+from ..checks import whole
+from ..classes import RareClass, block_counts, check_mask, rare_heaps, value_counts
 from ..codes import Code, parse
 from ..engine._jit import kernel
 from ..errors import UsageError
 
 MODULI = range(2, 25)
 """The moduli whose residue counts are reported."""
+CUTOFF = 10_000
+"""The cut-off of the arrivals and counts of a long sequence (docs/arrivals.md)."""
+
+
+def cutoff(heaps: int) -> int:
+    """The default cut-off for ``heaps`` heaps: a tenth of them, at most :data:`CUTOFF`, so that
+    a short sequence still has arrivals past it."""
+    return min(CUTOFF, heaps // 10)
 
 
 @dataclass(frozen=True)
@@ -234,13 +243,19 @@ def arrivals(
     values: np.ndarray,
     cls: RareClass,
     *,
-    after: int = 10_000,
+    after: int | None = None,
     block: int = 10_000,
     max_period: int = 40_000,
     window: int = 20_000,
 ) -> Arrivals:
-    """The arrivals of ``cls`` in ``values`` past heap ``after`` (heaps ``n >= after`` count)."""
+    """The arrivals of ``cls`` in ``values`` past heap ``after`` (heaps ``n >= after`` count;
+    default :func:`cutoff`).  A mask wider than every value is refused
+    (:func:`grundy.classes.check_mask`)."""
     code = parse(code)
+    after = cutoff(values.size) if after is None else whole(after, "the cut-off")
+    block = whole(block, "a block", 1)
+    max_period, window = whole(max_period, "the largest period", 1), whole(window, "the window", 1)
+    check_mask(cls.mask, values)
     if not 0 <= after < values.size:
         raise UsageError(
             f"the cut-off {after:,} must lie below the number of heaps, {values.size:,}"

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..checks import whole
 from ..codes import Code, parse
 from ..errors import UsageError
 from .counts import check_range, supply
@@ -87,8 +88,7 @@ def ledger(
         raise UsageError(
             "0 lies in no parity-1 class, so it has no ledger: choose a value of at least 1"
         )
-    if below < 2:
-        raise UsageError(f"the bound on suppliers must be at least 2, not {below}")
+    below = whole(below, "the bound on suppliers", 2)
     if code.hexadecimal:
         raise UsageError(
             f"{code} has moves that leave three heaps, whose rare parts a ledger cannot name"
