@@ -13,6 +13,7 @@ from ..checks import MAX_DIGITS
 from ..classes import RareClass
 from ..codes import family, parse
 from ..errors import CodeError, Interrupted, UsageError
+from ..growth import MEANINGS, STATUS_WORDS
 from .common import HEAPS, cli, emit_json, progress, warn
 
 DEFAULT_DB = DEFAULT_PATH
@@ -181,6 +182,13 @@ def _print_tallies(s: dict) -> None:
     click.echo(f"  settled {s['settled']}   growing {s['growing']} "
                f"({s['distinct_sequences_growing']} distinct sequences)   "
                f"bounded, unsettled {s['bounded_unsettled']}")
+    click.echo(click.wrap_text(
+        f"Settled: the period is certified within {run['heaps']:,} heaps, a theorem. Growing and bounded "
+        "describe the values at this depth and prove nothing. Below, readings are scored on the settled "
+        "codes, each read to its certificate depth (an unsettled code has no truth to score against): a "
+        "false reading is one the sweep reported on the way that the certificate proves wrong, and its "
+        "reach is held to / window (1 would have made it a certificate).",
+        width=100, initial_indent="  ", subsequent_indent="  "))
     click.echo("scored on the settled codes:")
     rows = [
         ("right from the first reading", s["right_first"]),
@@ -236,7 +244,10 @@ def show(code, db, heaps, as_json):
     if as_json:
         emit_json(result)
         return
-    click.echo(f"{result['code']}  (t = {result['t']}), {result['heaps']:,} heaps: {result['status']}")
+    status = result["status"]
+    click.echo(f"{result['code']}  (t = {result['t']}), {result['heaps']:,} heaps: {STATUS_WORDS[status]}")
+    if status != "settled":
+        click.echo(f"  {MEANINGS[status]}")
     if result["status"] == "settled":
         click.echo(f"  period {result['period']} from heap {result['start']}, window {result['window']}, "
                    f"right from depth {result['right_from']}, {result['changes']} changes, "
