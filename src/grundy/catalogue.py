@@ -648,6 +648,12 @@ class Catalogue:
         return f"<Catalogue {self.path}: {sum(counts.values()):,} results ({shown or 'none'})>"
 
     @_guarded
+    def _repr_html_(self) -> str:
+        from .present.notebook import catalogue_html
+
+        return catalogue_html(self)
+
+    @_guarded
     def count_false_readings(self) -> int:
         """The false readings of every stored survey result."""
         return self.db.execute("SELECT coalesce(sum(false_count), 0) FROM results").fetchone()[0]

@@ -195,7 +195,7 @@ def tail_period(values: np.ndarray, max_period: int = 40_000, window: int = 20_0
     return p or None
 
 
-@dataclass
+@dataclass(repr=False)
 class Arrivals:
     """Where the rare heaps of a class arrive past a cut-off (docs/arrivals.md)."""
 
@@ -213,6 +213,20 @@ class Arrivals:
     first_empty_modulus: int
     tail_period: int | None
     last_rare: int | None
+
+    def __repr__(self) -> str:
+        values = ", ".join(f"{v}: {c:,}" for v, c in list(self.values.items())[:4])
+        more = ", …" if len(self.values) > 4 else ""
+        g = self.gaps
+        gaps = "no gaps" if g.mean is None else f"mean gap {g.mean:,.1f}, sd/mean {g.ratio:.2f}"
+        tail = "none" if self.tail_period is None else f"{self.tail_period:,}"
+        return (f"<Arrivals {self.code}, {self.cls.name} over {self.heaps:,} heaps: {self.rare.size:,} rare "
+                f"from heap {self.after:,} (values {values or 'none'}{more}); {gaps}; tail period {tail}>")
+
+    def _repr_html_(self) -> str:
+        from ..present.notebook import arrivals_html
+
+        return arrivals_html(self)
 
     @property
     def gap_array(self) -> np.ndarray:

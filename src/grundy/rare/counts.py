@@ -208,7 +208,7 @@ def tally(counts: np.ndarray, worth: np.ndarray, v: int) -> Tally:
     )
 
 
-@dataclass
+@dataclass(repr=False)
 class Counts:
     """Move counts and split counts (docs/counts.md) of value ``v`` at heaps ``lo <= n < hi``.
 
@@ -226,6 +226,17 @@ class Counts:
     splits: Tally
     move_counts: np.ndarray = field(repr=False)
     split_counts: np.ndarray = field(repr=False)
+
+    def __repr__(self) -> str:
+        how = "every split enumerated" if self.mask is None else f"rare parts from mask {self.mask}"
+        return (f"<Counts {self.code} of value {self.value} at heaps {self.lo:,}..{self.hi - 1:,}: move count "
+                f"mean {self.moves.mean:.3f} (0 at {self.moves.zero:,} heaps), split count mean "
+                f"{self.splits.mean:.3f} (0 at {self.splits.zero:,}); {how}>")
+
+    def _repr_html_(self) -> str:
+        from ..present.notebook import counts_html
+
+        return counts_html(self)
 
     def to_dict(self) -> dict:
         return {

@@ -26,7 +26,7 @@ class Supplier:
     sole: int
 
 
-@dataclass
+@dataclass(repr=False)
 class Ledger:
     """Which rare heaps supply a rare value ``v``, and how concentrated the supply is (docs/counts.md).
 
@@ -48,6 +48,16 @@ class Ledger:
     single: int
     supplies_all: int
     shares: dict[int, float]
+
+    def __repr__(self) -> str:
+        shares = ", ".join(f"top {k} {v:.1%}" for k, v in self.shares.items())
+        return (f"<Ledger {self.code} of value {self.value} over {self.heaps:,} heaps (mask {self.mask}): "
+                f"{len(self.suppliers):,} suppliers below {self.below:,}; {shares}>")
+
+    def _repr_html_(self) -> str:
+        from ..present.notebook import ledger_html
+
+        return ledger_html(self)
 
     @property
     def supplies_below(self) -> int:
