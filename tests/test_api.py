@@ -96,6 +96,7 @@ def test_every_result_prints_in_one_line_and_as_a_table():
         "arrivals": (s.rare(mask=1, parity=1, after=500), ["odd class of mask 1", "from heap 500"]),
         "counts": (s.counts(37), ["value 37", "heaps 300..2,999"]),
         "ledger": (led, ["value 37", "suppliers below 5,000", "top 1"]),
+        "position": (grundy.position("·137", [10**7, 12, 6]), ["value 2", "progressions of splits"]),
     }
     for name, (result, words) in results.items():
         line = repr(result)
@@ -103,6 +104,7 @@ def test_every_result_prints_in_one_line_and_as_a_table():
         assert all(w in line for w in words), (name, line)
         html = result._repr_html_()
         assert html.startswith("<table>") and "·" in html, name
+    assert "294,125 in all" in results["position"][0]._repr_html_()
     cat = grundy.survey(["·137", "·6"], 300)
     html = cat._repr_html_()
     assert "<table>" in html and "1 settled" in html and "1 growing" in html and "·137" in html

@@ -29,11 +29,14 @@ def test_heaps_that_are_not_whole_numbers_are_refused_not_truncated(bad):
     with pytest.raises(UsageError, match="whole number"):
         grundy.values("·137", 20).extend(bad)
     with pytest.raises(UsageError, match="whole number"):
+        grundy.position("·137", [bad, 3])
+    with pytest.raises(UsageError, match="whole number"):
         grundy.survey(["·7"], bad)
 
 
 def test_numpy_integers_are_whole_numbers():
     assert len(grundy.values("·137", np.int64(40))) == 40
+    assert grundy.position("·137", [np.int32(3), np.uint8(5), 8]).value == 1
 
 
 def test_a_heap_count_that_cannot_fit_is_refused_before_numpy_tries(memory_of_8_gib):
@@ -71,6 +74,12 @@ def test_the_library_and_the_command_line_allow_the_same_digits():
     with pytest.raises(UsageError, match=f"1..{checks.MAX_DIGITS}"):
         checks.digits(checks.MAX_DIGITS + 1)
     one_line_error(*run("survey", "--digits", str(checks.MAX_DIGITS + 1), "-n", "60"))
+
+
+@pytest.mark.parametrize("bad", [12, "·137", b"x", [], [1.5]])
+def test_a_position_is_a_list_of_whole_numbers(bad):
+    with pytest.raises(UsageError):
+        grundy.position("·137", bad)
 
 
 def test_the_numbers_of_the_rare_analyses_are_whole_numbers():
