@@ -322,8 +322,10 @@ class Catalogue:
 
     ``readonly=True`` opens it without writing anything (SQLite ``mode=ro``,
     no schema created, no change of journal mode), as ``show`` and the report
-    do; on a read-only disk, where SQLite cannot create the files that a WAL
-    reader needs, it is opened as immutable.
+    do; in a folder that cannot be written (a read-only disk, another user's
+    folder), where SQLite cannot create the ``-shm`` file that a WAL reader
+    needs, it is opened as immutable.  Every SQLite error a method meets is
+    raised as a :class:`CatalogueError` of one sentence (:func:`sqlite_error`).
     """
 
     def __init__(self, path: str | Path, *, readonly: bool = False):
