@@ -97,11 +97,13 @@ def test_the_numbers_of_the_rare_analyses_are_whole_numbers():
 
 
 def test_a_mask_wider_than_every_value_is_refused():
-    """A mask with a bit above the largest value selects nothing with it: the user meant another."""
+    """A mask whose every bit lies above the largest value selects nothing: the user meant another.
+    One with a bit among the values' is a class, whatever its higher bits."""
     g = grundy.values("·6", 400).values
     top = int(g.max())
     width = top.bit_length()
-    for mask in (1 << width, (1 << width) | 1, 1 << 40):
+    assert R.arrivals("·6", g, R.RareClass((1 << width) | 1)).cls.mask == (1 << width) | 1
+    for mask in (1 << width, 3 << width, 1 << 40):
         for call, args in ((R.arrivals, (R.RareClass(mask),)), (R.arrivals, (R.RareClass(mask, 0),)),
                            (R.counts, (1,)), (R.ledger, (1,))):
             options = {} if call is R.arrivals else {"mask": mask}

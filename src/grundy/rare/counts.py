@@ -140,7 +140,7 @@ def supply(code, values, v, lo, hi, mask, on_progress) -> Supply:
         mask = fewest(g, 1, holding=v)[0].mask
     else:
         mask = whole(mask, "a mask", 1)
-        check_mask(mask, g)
+        check_mask(mask, g, v)
     if not RareClass(mask).holds(v):
         raise UsageError(
             f"{v} is not in the parity-1 class of mask {mask}: "
