@@ -587,10 +587,12 @@ class Catalogue:
         return values
 
     @_guarded
-    def damaged(self, heaps: int, options: dict, codes: Iterable[str] | None = None) -> dict[str, str]:
-        """The codes stored at this depth whose result or values cannot be read, with the reason."""
+    def damaged(self, heaps: int, options: dict, codes: Iterable[str] | None = None,
+                analysis: int | None = None) -> dict[str, str]:
+        """The codes stored at this depth (and of this analysis version) whose result or values
+        cannot be read, with the reason."""
         out = {}
-        for row in list(self._rows(heaps, options, codes, None)):
+        for row in list(self._rows(heaps, options, codes, analysis)):
             try:
                 self._decode(row, check_only=True)
                 self.values(row[0], heaps, options)

@@ -143,9 +143,9 @@ def run(
     """Survey ``codes`` into ``catalogue``, skipping those it holds for this analysis version.
 
     Codes stored under another :data:`ANALYSIS_VERSION`, codes in
-    ``recompute``, and codes whose stored row cannot be read are computed
-    again and replace their rows; each damaged row is reported through
-    ``on_damaged(code, message)`` (a warning when None).  Codes go to
+    ``recompute``, and codes whose stored row (of this version) cannot be
+    read are computed again and replace their rows; each damaged row is
+    reported through ``on_damaged(code, message)`` (a warning when None).  Codes go to
     ``executor`` (serial when None) ``batch`` at a time and each result is
     stored by this process as soon as it returns.
     """
@@ -155,7 +155,7 @@ def run(
     heaps = checked(heaps)
     names = list(dict.fromkeys(str(parse(c)) for c in codes))
     entry = SurveyEntry(heaps)
-    damaged = catalogue.damaged(heaps, entry.options, names)
+    damaged = catalogue.damaged(heaps, entry.options, names, entry.analysis)
     for code, message in damaged.items():
         if on_damaged is None:
             warnings.warn(message, stacklevel=2)
