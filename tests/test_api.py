@@ -84,6 +84,60 @@ def test_reprs_say_what_a_researcher_needs():
     assert "certified" in grundy.settle("·156")._repr_html_()
 
 
+def test_every_result_prints_in_one_line_and_as_a_table():
+    """``Trajectory``, ``Arrivals``, ``Counts`` and ``Ledger`` printed their whole contents (a ledger
+    ran to thousands of characters); each now prints one line, and every result has an HTML form."""
+    s = grundy.values("·354", 3000)
+    led = s.ledger(37)
+    assert len(str(led.to_dict())) > 2000
+    results = {
+        "trajectory": (s.trajectory(), ["·354", "not certified within 3,000 heaps"]),
+        "certified": (grundy.values("·137", 300).trajectory(), ["certified period 34 from heap 52 at depth 175"]),
+        "arrivals": (s.rare(mask=1, parity=1, after=500), ["odd class of mask 1", "from heap 500"]),
+        "counts": (s.counts(37), ["value 37", "heaps 300..2,999"]),
+        "ledger": (led, ["value 37", "suppliers below 5,000", "top 1"]),
+        "position": (grundy.position("·137", [10**7, 12, 6]), ["value 2", "progressions of splits"]),
+    }
+    for name, (result, words) in results.items():
+        line = repr(result)
+        assert "\n" not in line and len(line) < 400, (name, line)
+        assert all(w in line for w in words), (name, line)
+        html = result._repr_html_()
+        assert html.startswith("<table>") and "·" in html, name
+    assert "294,125 in all" in results["position"][0]._repr_html_()
+    cat = grundy.survey(["·137", "·6"], 300)
+    html = cat._repr_html_()
+    assert "<table>" in html and "1 settled" in html and "1 growing" in html and "·137" in html
+
+
+def test_the_table_has_column_names_with_pandas_or_without(monkeypatch):
+    """``Catalogue.table()`` is a DataFrame where pandas is installed, else a numpy structured array;
+    both have the same column names and the same numbers (a missing one: -1, or pandas' NA)."""
+    cat = grundy.survey(["·137", "·6", "·45"], 1200)
+    monkeypatch.setitem(sys.modules, "pandas", None)  # import pandas raises ImportError
+    plain = cat.table()
+    assert isinstance(plain, np.ndarray) and plain.dtype.names[:4] == ("code", "t", "heaps", "status")
+    assert plain["code"].tolist() == ["·6", "·45", "·137"] and plain["period"].tolist() == [-1, 20, 34]
+    assert plain.dtype.names[-1] == "false_readings"
+    monkeypatch.delitem(sys.modules, "pandas")
+    pandas = pytest.importorskip("pandas")
+    frame = cat.table()
+    assert isinstance(frame, pandas.DataFrame) and tuple(frame.columns) == plain.dtype.names
+    for column in ("start", "period", "window", "max_value", "false_readings"):
+        assert frame[column].fillna(-1).tolist() == plain[column].tolist(), column
+    assert frame["status"].tolist() == plain["status"].tolist()
+
+
+def test_help_starts_with_what_a_newcomer_needs():
+    import pydoc
+
+    text = pydoc.render_doc(grundy, renderer=pydoc.plaintext)
+    described = text.split("DESCRIPTION", 1)[1]
+    start = described[: described.index("A notebook session")]
+    for name in ("values(code, heaps)", "settle(code)", "position(code, heaps)", "survey(codes", "load(path)"):
+        assert name in start, name
+
+
 def test_figures_leave_pyplot_alone():
     """Figures are Figure objects made without pyplot: the caller's backend is untouched."""
     code = """
@@ -116,7 +170,7 @@ def test_survey_returns_a_catalogue_to_query(tmp_path):
     assert sorted(table["code"].tolist()) == ["·137", "·45", "·6"]
     assert cat.record("·137")["window"] == 175 and cat.record("·6")["status"] == "growing"
     assert (cat.record("·45")["start"], cat.record("·45")["period"]) == (498, 20)
-    assert table[table["code"] == "·137"]["period"][0] == 34
+    assert table["period"][table["code"] == "·137"].tolist() == [34]  # a DataFrame or an array
     assert cat.tallies(1200)["codes"] == 3 and "3 results" in repr(cat)
     with pytest.raises(grundy.GrundyError):
         cat.record("·77")

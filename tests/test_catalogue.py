@@ -301,3 +301,203 @@ def test_two_writers_at_once_lose_nothing(tmp_path):
         assert len(cat.stored_codes(100, {})) == 449
         assert cat.count_false_readings() == 449
         assert sum(1 for _ in cat.db.execute("SELECT 1 FROM sequences")) == 449
+
+
+# ---------------------------------------------------------------- damaged files, hostile rows, read-only folders
+
+
+@pytest.fixture(scope="module")
+def surveyed_file(tmp_path_factory) -> Path:
+    """A catalogue of three codes at 300 heaps, written by the command line."""
+    from cli_inprocess import run
+
+    db = tmp_path_factory.mktemp("surveyed") / "cat.sqlite"
+    status, _, err = run("survey", "--codes", "·7,·137,·6", "-n", "300", "--db", str(db), "--workers", "1")
+    assert status == 0, err
+    return db
+
+
+COMMANDS = (
+    ("show", "·137"),
+    ("report", "--out", "site"),
+    ("survey", "--codes", "·7,·137,·6", "-n", "300", "--workers", "1"),
+)
+
+
+def _each_command(db: Path, here: Path) -> list[tuple[int, str, str]]:
+    from cli_inprocess import run
+
+    out = []
+    for argv in COMMANDS:
+        argv = [str(here / a) if a == "site" else a for a in argv]
+        out.append(run(*argv, "--db", str(db)))
+    return out
+
+
+def test_garbage_in_any_page_is_one_line_for_every_command(surveyed_file, tmp_path):
+    """``show``, ``report`` and ``survey`` ended in ``sqlite3.DatabaseError: database disk image is
+    malformed`` when garbage was written into the pages of a catalogue."""
+    size = surveyed_file.stat().st_size
+    page = 4096
+    damaged = 0
+    for first in range(page, size, page):
+        db = tmp_path / f"page{first // page}.sqlite"
+        raw = bytearray(surveyed_file.read_bytes())
+        raw[first + 100 : first + page] = b"\x5a" * (page - 100)
+        db.write_bytes(bytes(raw))
+        for status, out, err in _each_command(db, tmp_path):
+            assert "Traceback" not in err and status in (0, 2), err
+            if status == 2:
+                line = one_line(err)
+                damaged += "is damaged" in line
+    assert damaged, "no page's garbage was noticed"
+
+
+def one_line(err: str) -> str:
+    lines = [x for x in err.splitlines() if not x.startswith("grundy: warning: ")]
+    assert len(lines) == 1 and lines[0].startswith("grundy: error: "), err
+    return lines[0]
+
+
+HOSTILE = [
+    ("results", "start", "'x'"), ("results", "heaps", "'x'"), ("results", "max_value", "-3"),
+    ("results", "status", "'weird'"), ("results", "period", "0"), ("results", "code", "'zz'"),
+    ("results", "values_sha256", "'abc'"), ("results", "repetitions_needed", "'many'"),
+    ("results", "extra", """'{"arithmetic": {"start": 1}}'"""),
+    ("results", "extra", """'{"heap0_reached": 5}'"""), ("results", "extra", """'{"believed": {"2": "x"}}'"""),
+]
+
+
+@pytest.mark.parametrize("table, column, value", HOSTILE, ids=lambda x: str(x)[:20])
+def test_a_row_no_survey_writes_is_a_damaged_row(surveyed_file, tmp_path, table, column, value):
+    """A stored start of ``'x'`` or a status no survey writes ended in TypeError, ValueError or
+    KeyError tracebacks in ``show`` and ``report``; each is now the damaged row it is."""
+    from cli_inprocess import run
+
+    db = tmp_path / "c.sqlite"
+    db.write_bytes(surveyed_file.read_bytes())
+    with sqlite3.connect(db) as conn:
+        conn.execute(f"UPDATE {table} SET {column}={value} WHERE code='·137'")
+    conn.close()
+    with Catalogue(db, readonly=True) as cat:
+        with pytest.raises(CatalogueError, match="corrupt"):
+            list(cat.results())
+        with pytest.raises(CatalogueError, match="corrupt"):
+            cat.table()
+    shown = "zz" if value == "'zz'" else "·137"
+    for argv in (("report", "--out", str(tmp_path / "site")), ("show", shown)):
+        status, _, err = run(*argv, "--db", str(db))
+        if not (argv[0] == "show" and shown == "zz"):  # 'zz' is no code: show refuses it as such
+            assert "corrupt" in one_line(err) and status == 2
+        assert "Traceback" not in err
+    if column not in ("heaps", "code"):  # still a row of the survey: computed again, with a warning
+        status, _, err = run(*COMMANDS[2], "--db", str(db))
+        assert status == 0 and "corrupt" in err and "computing it again" in err, err
+        with Catalogue(db, readonly=True) as cat:
+            assert cat.record("·137")["period"] == 34
+
+
+def _run_as(uid: int, gid: int, argv_list: list[list[str]]) -> list[tuple[int, str, str]]:
+    """Each command line run in a child process that has become user ``uid``; the modules the
+    commands use must be imported first (the child may read none of the interpreter's files)."""
+    import pickle
+
+    from cli_inprocess import run
+
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never return into pytest
+        try:
+            os.close(read)
+            os.setgroups([])
+            os.setgid(gid)
+            os.setuid(uid)
+            answer = [run(*argv) for argv in argv_list]
+        except BaseException as exc:  # noqa: BLE001 (sent to the parent, which fails the test)
+            answer = exc
+        with os.fdopen(write, "wb") as f:
+            pickle.dump(answer if not isinstance(answer, BaseException) else repr(answer), f)
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as f:
+        answer = pickle.loads(f.read())
+    os.waitpid(pid, 0)
+    assert not isinstance(answer, str), answer
+    return answer
+
+
+@pytest.mark.parametrize("owner", ["root", "user"])
+def test_a_catalogue_in_a_read_only_folder_as_a_user(surveyed_file, owner):
+    """As a user who is not root, a catalogue in a folder they cannot write was "not a grundy
+    catalogue" (SQLite could not make the ``-shm`` file a reader of a WAL file needs); ``show``
+    and ``report`` now read it, and ``survey`` says it cannot be written.  As root the commands
+    run in a child that has become ``nobody`` (the file is the user's, or stays root's)."""
+    import pwd
+    import tempfile
+
+    from cli_inprocess import run
+
+    with tempfile.TemporaryDirectory() as top:
+        top = Path(top)
+        folder, site = top / "ro", top / "site"
+        folder.mkdir()
+        site.mkdir()
+        db = folder / "cat.sqlite"
+        db.write_bytes(surveyed_file.read_bytes())
+        argv = [["show", "·137", "--db", str(db)], ["report", "--db", str(db), "--out", str(site)],
+                [*COMMANDS[2], "--db", str(db)]]
+        try:
+            if os.geteuid() == 0:
+                try:
+                    nobody = pwd.getpwnam("nobody")
+                except KeyError:
+                    pytest.skip("running as root on a system without the user nobody to become")
+                for warm in argv:  # import what the commands use, as root, on a copy
+                    copy = top / "warm.sqlite"
+                    copy.write_bytes(db.read_bytes())
+                    run(*[str(copy) if a == str(db) else str(top / "warm") if a == str(site) else a
+                          for a in warm])
+                top.chmod(0o755)
+                os.chown(site, nobody.pw_uid, nobody.pw_gid)
+                if owner == "user":
+                    os.chown(db, nobody.pw_uid, nobody.pw_gid)
+                folder.chmod(0o555)
+                answers = _run_as(nobody.pw_uid, nobody.pw_gid, argv)
+            else:
+                folder.chmod(0o555)
+                answers = [run(*a) for a in argv]
+        finally:
+            folder.chmod(0o755)
+        (show, _, show_err), (report, _, report_err), (survey, _, survey_err) = answers
+        assert show == 0 and "period 34 from heap 52" in answers[0][1], show_err
+        assert report == 0 and (site / "index.html").exists(), report_err
+        assert survey == 2 and "cannot be written" in one_line(survey_err)
+        assert sorted(p.name for p in folder.iterdir()) == ["cat.sqlite"]
+
+
+def test_a_folder_that_cannot_be_written_is_read_as_immutable(tmp_path, monkeypatch):
+    """Where ``os.access`` says the folder cannot be written (a read-only disk, a folder of another
+    user), the file is read without the ``-shm`` file a WAL reader makes; a ``-wal`` file holding
+    writes that such a reader would miss is refused, not silently skipped."""
+    import grundy.catalogue
+
+    folder = tmp_path / "f"
+    path = folder / "c.sqlite"
+    with Catalogue(path) as cat:
+        cat.add(*result("·12"))
+    real = os.access
+    monkeypatch.setattr(grundy.catalogue.os, "access",
+                        lambda p, mode: False if Path(p) == folder.resolve() else real(p, mode))
+    with Catalogue(path, readonly=True) as cat:
+        assert [r["code"] for r in cat.results()] == ["·12"]
+        assert sorted(p.name for p in folder.iterdir()) == ["c.sqlite"]
+    writer = sqlite3.connect(path)
+    writer.execute("PRAGMA wal_autocheckpoint=0")
+    writer.execute("DELETE FROM results")
+    writer.commit()
+    try:
+        assert (folder / "c.sqlite-wal").stat().st_size
+        with pytest.raises(CatalogueError, match="not yet merged"):
+            Catalogue(path, readonly=True)
+    finally:
+        writer.close()

@@ -95,3 +95,63 @@ def test_a_bad_sequence_file_is_a_bad_file_not_an_interrupt(tmp_path, command, k
     line = one_line_error(*run(*command, path))
     assert f"{kind}.npy" in line and "interrupted" not in line
     assert (tmp_path / f"{kind}.npy").read_bytes() == before
+
+
+# ---------------------------------------------------------------- defaults and contradictions
+
+
+def test_the_documented_commands_work_on_a_short_sequence():
+    """``counts ·6 --value 3 --heaps 2000`` and ``rare ·6 --heaps 2000`` failed on a cut-off of 10,000
+    the user never gave: the command line's cut-off is now the library's, which scales with the heaps."""
+    import json
+
+    from grundy import rare as R
+
+    g = sequence_of("·6", 2000)
+    status, out, err = run("counts", "·6", "--value", "3", "--heaps", "2000", "--json")
+    assert status == 0, err
+    assert json.loads(out) == json.loads(json.dumps(R.counts("·6", g.values, 3).to_dict()))
+    assert json.loads(out)["from"] == 200 == g.counts(3).lo
+    status, out, err = run("rare", "·6", "--heaps", "2000", "--json")
+    assert status == 0, err
+    assert json.loads(out)["after"] == 200 == g.rare(mask=1, parity=1).after
+    assert R.cutoff(10**6) == 10_000 and R.cutoff(35) == 3
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--digits", "2", "--codes", "·7"], "--digits make a family, and --codes lists one"),
+    (["--codes", "·7", "--d0"], "--d0 make a family"),
+    (["--codes", "·7", "--hex"], "--hex make a family"),
+    (["--codes", "·7", "--recompute", "·45"], "--recompute ·45: not in the family surveyed"),
+    (["--digits", "1", "--recompute", "·7,·45"], "--recompute ·45: not in the family surveyed"),
+    (["--codes", "·7", "--scheduler", "foo"], "is not the address of a Dask scheduler"),
+    (["--codes", "·7", "--scheduler", "tcp://h:abc"], "is not the address of a Dask scheduler"),
+    (["--codes", "·7", "--scheduler", "abc://x"], "is not the address of a Dask scheduler"),
+    (["--codes", "·7", "--scheduler", "localhost:99999"], "port 99999 is not between 1 and 65535"),
+    (["--codes", "·7", "--scheduler", " "], "--scheduler needs the address"),
+    (["--codes", "·7", "--scheduler", "tcp://127.0.0.1:1", "--workers", "2"], "give one or the other"),
+])
+def test_options_that_contradict_each_other_are_refused(tmp_path, argv, words):
+    """Contradictions were ignored (``--digits`` with ``--codes``, ``--recompute`` of a code outside the
+    family) or ended in a Dask traceback (``--scheduler foo``); nothing is written for them."""
+    db = tmp_path / "c.sqlite"
+    line = one_line_error(*run("survey", "-n", "60", "--db", str(db), *argv))
+    assert words in line and not db.exists()
+
+
+def test_more_workers_than_cores_are_capped_with_a_note(tmp_path, monkeypatch):
+    import grundy.executors
+
+    monkeypatch.setattr(grundy.executors, "cores", lambda: 1)
+    status, out, err = run("survey", "--codes", "·7,·137", "-n", "60", "--db", str(tmp_path / "c.sqlite"),
+                           "--workers", "64")
+    assert status == 0 and "survey of 2 codes" in out
+    assert err == "grundy: warning: --workers 64 is more than the 1 cores here: using 1\n"
+
+
+def test_the_recomputed_codes_of_the_family_are_computed_again(tmp_path):
+    db = str(tmp_path / "c.sqlite")
+    assert run("survey", "--codes", "·7,·137", "-n", "60", "--db", db, "--workers", "1")[0] == 0
+    status, out, _ = run("survey", "--codes", "·7,·137", "-n", "60", "--db", db, "--workers", "1",
+                         "--recompute", "·137")
+    assert status == 0 and "(1 computed, 1 already stored" in out

@@ -3,16 +3,23 @@
 Each example runs one ``grundy`` command in this process (:func:`grundy.cli.main`)
 in a fresh folder holding the kinds of path a user gets wrong: a missing
 folder, a folder where a file is expected, a read-only file, an empty file,
-junk, a valid sequence and a valid catalogue.  Codes are valid and invalid
-strings; heap counts include 0, negative, huge and non-numeric ones.  Valid
-heap counts stay small so that the default run is quick; the slow suite runs
-many more examples.
+junk, a valid sequence, a valid catalogue, a catalogue with garbage in its
+pages, one with a row no survey writes, and one in a read-only folder.
+Codes are valid and invalid strings; heap counts include 0, negative, huge
+and non-numeric ones; options are drawn that contradict each other
+(``--digits`` with ``--codes``, ``--recompute`` outside the family), that
+point nowhere (``--scheduler`` addresses that are none) or that select
+nothing (masks wider than every value), and defaults are left to scale with
+short sequences.  Valid heap counts stay small so that the default run is
+quick; the slow suite runs many more examples.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
+import sqlite3
 import tempfile
 from pathlib import Path
 
@@ -59,6 +66,14 @@ FILES = mostly(
     BAD_FILES,
 )
 DB = st.just("cat.sqlite")
+CATALOGUES = st.sampled_from(["cat.sqlite", "damaged.sqlite", "badrow.sqlite", "rodir/cat.sqlite"])
+"""A valid catalogue, one with garbage in its pages, one with a row no survey writes, one in a
+read-only folder (read-only for a user who is not root)."""
+SCHEDULERS = st.sampled_from(["foo", "", " ", "abc://x", "localhost:99999", "tcp://h:abc", "[::1"])
+"""Addresses that are no scheduler's: each is refused before anything tries to connect."""
+MASKS = st.one_of(SMALL, st.sampled_from(["4096", str(1 << 40), "0"]))
+SETTLED = st.sampled_from(["·137", "·7", "4·07", "·34", "·77"])
+HUGE = st.integers(10**6, 10**40).map(str)
 FLAG = st.booleans()
 
 
@@ -99,50 +114,52 @@ def invocations(draw, figures: int = 2) -> tuple[list[str], set[int]]:
         maybe("--seconds", draw(st.sampled_from(["0", "-1", "x", "0.05"])))
         argv = ["settle", code, "--max-heaps", heaps]
     elif cmd == "nim":
-        argv = ["nim", code, *draw(st.lists(mostly(st.integers(0, 60).map(str), HEAPS),
-                                            min_size=0, max_size=3))]
+        if draw(FLAG):  # a settled code: heaps of any size answer by the period
+            code = draw(SETTLED)
+            sizes = st.lists(mostly(st.one_of(st.integers(0, 60).map(str), HUGE), HEAPS), max_size=3)
+        else:
+            sizes = st.lists(mostly(st.integers(0, 60).map(str), HEAPS), min_size=0, max_size=3)
+        maybe("--sequence", draw(FILES))
+        maybe("--db", draw(mostly(CATALOGUES, FILES)))
+        argv = ["nim", code, *draw(sizes)]
     elif cmd == "survey":
         codes = ",".join(draw(st.lists(CODES, min_size=1, max_size=3)))
-        argv = [
-            "survey",
-            "--codes",
-            codes or ",",
-            "-n",
-            heaps,
-            "--db",
-            draw(FILES),
-            "--workers",
-            "1",
-        ]
+        family = ["--codes", codes or ","]
+        if draw(st.integers(0, 3)) == 0:  # every code of a family instead, or both (a contradiction)
+            family = draw(st.sampled_from([[], family])) + ["--digits", draw(st.sampled_from(["1", "0", "7"]))]
+        maybe("--recompute", ",".join(draw(st.lists(CODES, min_size=1, max_size=2))))
+        maybe(draw(st.sampled_from(["--d0", "--hex"])))
+        maybe("--scheduler", draw(SCHEDULERS))
+        argv = ["survey", *family, "-n", heaps, "--db", draw(mostly(FILES, CATALOGUES)), "--workers", "1"]
     elif cmd == "show":
         maybe("-n", heaps)
-        argv = ["show", draw(mostly(st.just("·7"), CODES)), "--db", draw(mostly(DB, FILES))]
+        argv = ["show", draw(mostly(st.just("·7"), CODES)), "--db", draw(mostly(CATALOGUES, FILES))]
     elif cmd == "report":
         db = draw(
-            mostly(DB, FILES)
+            mostly(CATALOGUES, FILES)
             if drawn
-            else st.sampled_from(["missing/x", "adir", "junk", "afile/x"])
+            else st.sampled_from(["missing/x", "adir", "junk", "afile/x", "damaged.sqlite"])
         )
         site = draw(mostly(st.just("site"), FILES))
         argv = ["report", "--db", db, "--out", site]
     elif cmd == "rare":
-        opt.extend(["--after", draw(mostly(st.integers(0, 40).map(str), SMALL))])
+        maybe("--after", draw(mostly(st.integers(0, 40).map(str), SMALL)))
         maybe("--block", draw(SMALL))
         maybe("--window", draw(SMALL))
         maybe("--max-period", draw(SMALL))
-        maybe("--mask", draw(SMALL))
+        maybe("--mask", draw(MASKS))
         maybe("--parity", draw(st.sampled_from(["0", "1", "2"])))
         maybe("--sequence", draw(FILES))
         maybe("--plots", draw(FILES if drawn else BAD_FILES))
         argv = ["rare", code, "-n", heaps]
     elif cmd == "counts":
-        opt.extend(["--from", draw(mostly(st.integers(1, 40).map(str), SMALL))])
-        maybe("--mask", draw(SMALL))
+        maybe("--from", draw(mostly(st.integers(1, 40).map(str), SMALL)))
+        maybe("--mask", draw(MASKS))
         maybe("--sequence", draw(FILES))
         argv = ["counts", code, "-v", draw(SMALL), "-n", heaps]
     elif cmd == "ledger":
         maybe("--below", draw(SMALL))
-        maybe("--mask", draw(SMALL))
+        maybe("--mask", draw(MASKS))
         maybe("--top", draw(SMALL))
         maybe("--sequence", draw(FILES))
         maybe("--plots", draw(FILES if drawn else BAD_FILES))
@@ -158,11 +175,22 @@ def invocations(draw, figures: int = 2) -> tuple[list[str], set[int]]:
 
 @pytest.fixture(scope="module")
 def catalogue(tmp_path_factory) -> Path:
-    """A valid catalogue of one code, made once."""
+    """A valid catalogue of two codes, made once."""
     db = tmp_path_factory.mktemp("catalogue") / "cat.sqlite"
-    status, _, err = run("survey", "--codes", "·7", "-n", "60", "--db", str(db), "--workers", "1")
+    status, _, err = run("survey", "--codes", "·7,·137", "-n", "200", "--db", str(db), "--workers", "1")
     assert status == 0, err
     return db
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _short_probe():
+    """A code that never settles is looked at to 4,096 heaps, not 2^20, before a huge heap of it
+    is refused: the same path, quicker."""
+    module = importlib.import_module("grundy.position")
+    kept = module.PROBE_HEAPS
+    module.PROBE_HEAPS = 4096
+    yield
+    module.PROBE_HEAPS = kept
 
 
 def ground(folder: Path, catalogue: Path) -> None:
@@ -183,6 +211,16 @@ def ground(folder: Path, catalogue: Path) -> None:
     for p in (readonly, readonly.with_suffix(".json")):
         p.chmod(0o444)
     shutil.copy(catalogue, folder / "cat.sqlite")
+    raw = bytearray(catalogue.read_bytes())
+    raw[4096:] = bytes(b ^ 0x5A for b in raw[4096:])
+    (folder / "damaged.sqlite").write_bytes(bytes(raw))
+    shutil.copy(catalogue, folder / "badrow.sqlite")
+    with sqlite3.connect(folder / "badrow.sqlite") as db:
+        db.execute("UPDATE results SET start='x' WHERE code='·137'")
+    db.close()
+    (folder / "rodir").mkdir()
+    shutil.copy(catalogue, folder / "rodir" / "cat.sqlite")
+    (folder / "rodir").chmod(0o555)
 
 
 def check(argv: list[str], allowed: set[int], catalogue: Path) -> None:
@@ -194,6 +232,7 @@ def check(argv: list[str], allowed: set[int], catalogue: Path) -> None:
             status, _, err = run(*argv)
         finally:
             os.chdir(here)
+            (Path(d) / "rodir").chmod(0o755)
     event(f"{argv[0]} exit {status}")
     assert "Traceback" not in err, (argv, err)
     assert status in allowed, (argv, status, err)

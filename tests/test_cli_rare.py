@@ -171,7 +171,7 @@ def test_a_stored_sequence_is_reused(capsys, tmp_path):
     "args",
     [
         ["rare", "·8", "--heaps", "100"],
-        ["rare", "·354", "--heaps", "100"],  # the default cut-off lies past the last heap
+        ["rare", "·354", "--heaps", "100", "--after", "100"],  # the cut-off lies past the last heap
         ["rare", "·354", "--heaps", "100", "--after", "10", "--mask", "0"],
         ["rare", "·354", "--heaps", "100", "--after", "10", "--parity", "2"],
         ["rare", "·354", "--heaps", "100", "--after", "10", "--plots", "/dev/null/x"],

@@ -375,13 +375,3 @@ def test_the_sparse_statistics_are_the_engines_own(monkeypatch):
     obj, _ = _values_json("·16", "--heaps", "20000")
     assert len(calls) == 1
     assert (obj["mask"], obj["rare_heaps"]) == (30, 52) and obj["last_rare"] == 13_935
-
-
-def test_progress_shows_the_rate_and_the_time_to_the_target():
-    from grundy.cli.common import duration, pace
-
-    assert pace(1000, 5000, 100.0, "heaps") == "100 heaps/s, 0:00:40 to 5,000"
-    assert pace(5000, 5000, 2e6, "heaps") == "2,000,000 heaps/s"
-    assert pace(0, 10, None, "heaps") == ""
-    assert duration(3 * 86_400 + 4 * 3600 + 5 * 60 + 6) == "3 d 04:05:06"
-    assert duration(59.6) == "0:01:00"

@@ -26,6 +26,7 @@ from grundy.present.literature import literature, published_status
 from grundy.present.pages import slug
 from grundy.present.site import code_files, values_script, write_report
 from grundy.present.svg import ticks
+from grundy.published import game
 from grundy.survey import run
 
 CODES = ["·137", "·226", "·07", "·6", "·16", "·2", "·45", "0x·f", "·1", "·01"]
@@ -211,7 +212,12 @@ def test_unsettled_pages_say_how_to_go_further_and_call_nothing_false(site):
     root, _, _ = site
     text = page_of(root, "·16")
     assert "Not settled within 2,400 heaps" in text
-    assert "grundy settle ·16 --max-heaps 24000" in text
+    published = game("·16")  # solved: the suggestion reaches the window of the published period
+    assert f"grundy settle ·16 --max-heaps {published.window}</code>" in text
+    assert f"the published period 149,459 from heap {published.start:,} is certified at depth" in text
+    unsolved = game("·6")  # computed without a period: the suggestion goes past where the tables went
+    assert f"grundy settle ·6 --max-heaps {2 * unsolved.heaps}</code>" in page_of(root, "·6")
+    assert f"computed it to {unsolved.heaps:,} heaps without finding a period" in page_of(root, "·6")
     assert "sparse space" in text and "rare heaps below 2,400" in text
     assert "unrelated" not in text and "before the final start" not in text and "False readings" not in text
     assert '<span class="pub solved">solved</span>' in text and 'class="verdict not-compared"' in text
@@ -222,6 +228,24 @@ def test_unsettled_pages_say_how_to_go_further_and_call_nothing_false(site):
     dtype, n, b64 = re.match(r'grundyValues\("\w+","(u[24])",(\d+),"(.*)"\);', script).groups()
     got = np.frombuffer(zlib.decompress(base64.b64decode(b64)), dtype="<" + dtype)
     assert int(n) == HEAPS and got.tolist() == compute("·16", HEAPS).tolist()
+
+
+def test_published_statuses_say_what_they_mean(site):
+    """"published status: trivial" was not explained."""
+    root, _, _ = site
+    for code, status, meaning in (("·137", "trivial", "found its period below 1,000 heaps"),
+                                  ("·45", "solved", "found its period, past 1,000 heaps"),
+                                  ("·6", "unsolved", "found no period")):
+        assert f'<span class="pub {status}">{status}</span> (the published tables {meaning})' in page_of(root, code)
+
+
+def test_bounded_is_a_description_at_the_depth_read_not_a_proof():
+    """Pages of growing codes said so; pages of bounded-unsettled codes did not."""
+    from grundy.present.pages import summary
+
+    for status in ("growing", "bounded_unsettled"):
+        text = summary({"status": status, "heaps": 300, "code": "·14"})
+        assert "Not settled within 300 heaps" in text and "a description at this depth, not a proof" in text
 
 
 def test_index_counts_false_readings_on_settled_codes_only(site):

@@ -255,14 +255,17 @@ def test_recompute_option(tmp_path):
     db = tmp_path / "c.sqlite"
     first = grundy("survey", "--codes", "·137,·6", "--db", str(db), "--workers", "1", "--json")
     assert json.loads(first.stdout)["survey"]["computed"] == 2
-    again = grundy("survey", "--codes", "·137,·6", "--recompute", "·6,·45", "--db", str(db),
+    outside = grundy("survey", "--codes", "·137,·6", "--recompute", "·6,·45", "--db", str(db),
+                     "--workers", "1", "--json")
+    assert outside.returncode == 2 and "--recompute ·45: not in the family surveyed" in outside.stderr
+    again = grundy("survey", "--codes", "·137,·6", "--recompute", "·6", "--db", str(db),
                    "--workers", "1", "--json")
     assert again.returncode == 0, again.stderr
     summary = json.loads(again.stdout)
-    assert summary["codes"] == 3 and summary["survey"]["computed"] == 2
+    assert summary["codes"] == 2 and summary["survey"]["computed"] == 1
     assert summary["survey"]["stored_before"] == 1
     with Catalogue(db) as cat:
-        assert cat.stored_codes(2400, {}) == {"·137", "·6", "·45"}
+        assert cat.stored_codes(2400, {}) == {"·137", "·6"}
 
 
 @pytest.mark.parametrize("option", ["--codes", "--recompute"])

@@ -1,5 +1,14 @@
 """grundy: exact Grundy sequences of octal games, certified periods, surveys.
 
+Start here (each result prints as text, and as a table in Jupyter):
+
+- ``values(code, heaps)``: the values G(0..heaps-1), a ``Sequence`` with
+  ``.reading()``, ``.trajectory()``, ``.rare()``, ``.counts()``, ``.ledger()``
+- ``settle(code)``: compute deeper until the period is certified
+- ``position(code, heaps)``: the nim-value of a position and every winning move
+- ``survey(codes, heaps, db)``: a family into a ``Catalogue`` (``.table()``, ``.tallies()``)
+- ``load(path)``: a sequence stored by ``grundy values --out`` or ``grundy settle --out``
+
 The flow is ``code string -> Code -> Sequence -> analyses -> catalogue ->
 figures and site`` (docs/README.md).  A notebook session::
 

@@ -16,19 +16,25 @@ Three tables, each fact stored once:
 
 Storing a code replaces all its rows in one transaction, so a survey killed
 and run again finds what it stored and duplicates nothing, and two surveys
-writing the same file at once lose nothing.  A row that cannot be decoded is
-reported as :class:`CatalogueError` naming the code and the file.  A file
-written under another schema is refused.
+writing the same file at once lose nothing.  A row that cannot be decoded, or
+whose columns hold what no survey writes, is reported as :class:`DamagedRow`
+naming the code and the file.  A file written under another schema is
+refused.  Every error SQLite raises (a damaged file, a full disk, a read-only
+file, a file locked too long) becomes a :class:`CatalogueError` of one
+sentence that says what is wrong and what to do.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import inspect
 import json
+import os
 import sqlite3
 import time
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Self
 from urllib.parse import quote
@@ -36,7 +42,8 @@ from urllib.parse import quote
 import numpy as np
 
 from .codes import Code, parse
-from .errors import GrundyError
+from .errors import CodeError, GrundyError
+from .growth import STATUSES
 from .trajectory import KINDS
 
 SCHEMA = 2
@@ -56,11 +63,63 @@ class DamagedRow(CatalogueError):
 
     def __init__(self, path: Path, code: str, heaps: int, what: str, reason: Exception):
         self.code = code
-        self.problem = f"{path}: the stored {what} of {code} at {heaps:,} heaps is corrupt ({reason})"
-        super().__init__(
-            f"{self.problem}; grundy survey --codes {code} --heaps {heaps} --recompute {code} "
-            f"--db {path} stores it again"
+        at = f"{heaps:,}" if isinstance(heaps, int) else repr(heaps)
+        self.problem = f"{path}: the stored {what} of {code} at {at} heaps is corrupt ({reason})"
+        try:
+            again = (f"grundy survey --codes {parse(code)} --heaps {heaps} --recompute {code} --db {path} "
+                     "stores it again")
+        except (CodeError, TypeError):
+            again = "survey again into a new file"
+        if isinstance(heaps, bool) or not isinstance(heaps, int) or heaps < 1:
+            again = "survey again into a new file"
+        super().__init__(f"{self.problem}; {again}")
+
+
+def sqlite_error(path: Path, exc: sqlite3.Error) -> CatalogueError:
+    """What an SQLite error on the catalogue ``path`` means for its user, and what to do."""
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")) or "malformed" in str(exc):
+        return CatalogueError(
+            f"{path} is damaged ({exc}): restore it from a copy, or survey again into a new file "
+            f"(sqlite3 {path} .recover may save what is left)"
         )
+    if name.startswith("SQLITE_READONLY"):
+        return CatalogueError(f"{path} cannot be written (a read-only file or folder): copy it to a "
+                              "writable folder to add to it")
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        return CatalogueError(f"{path} stayed locked by another process for {BUSY_SECONDS:g} s: run the "
+                              "command again when that process is done")
+    if name.startswith("SQLITE_FULL"):
+        return CatalogueError(f"the disk holding {path} is full: free some space and run the command "
+                              "again (what was stored before is kept)")
+    if name.startswith(("SQLITE_IOERR", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_AUTH")):
+        return CatalogueError(f"cannot read or write {path} ({exc}): check the file, its folder and "
+                              "the disk, or copy the catalogue somewhere else")
+    return CatalogueError(f"{path}: SQLite refused ({exc})")
+
+
+def _guarded(method: Callable) -> Callable:
+    """``method`` of :class:`Catalogue`, with every SQLite error it raises (while it runs, or while
+    its results are iterated) turned into :func:`sqlite_error`."""
+    if inspect.isgeneratorfunction(method):
+
+        @functools.wraps(method)
+        def generator(self, *args, **kwargs):
+            try:
+                yield from method(self, *args, **kwargs)
+            except sqlite3.Error as exc:
+                raise sqlite_error(self.path, exc) from None
+
+        return generator
+
+    @functools.wraps(method)
+    def call(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.Error as exc:
+            raise sqlite_error(self.path, exc) from None
+
+    return call
 
 
 _TABLES = """
@@ -123,6 +182,56 @@ _FALSE_FIELDS = (
 )
 """The fields of a packed false reading; ``kind`` is an index into ``reading.KINDS`` and
 ``reach`` is not stored (it is ``held_to / window``)."""
+
+
+_COUNTS = ("t", "changes", "max_value", "argmax", "analysis")
+_OPTIONAL = ("start", "period", "window", "certificate_depth", "right_from", "mask", "rare_heaps",
+             "last_rare")
+
+
+def _check_columns(r: dict) -> None:
+    """Raise ``ValueError`` or ``TypeError`` unless the columns of a stored result are what a survey
+    writes: whole numbers where numbers go, a known status, a settled code with its period, a SHA-256."""
+
+    def count(key, lo=0):
+        x = r[key]
+        if isinstance(x, bool) or not isinstance(x, int) or x < lo:
+            raise ValueError(f"{key} is {x!r}, not a whole number of at least {lo}")
+
+    if not isinstance(r["code"], str) or str(parse(r["code"])) != r["code"]:
+        raise ValueError(f"{r['code']!r} is not a code as the catalogue writes codes")
+    for key in _COUNTS:
+        count(key)
+    count("heaps", 1)
+    for key in _OPTIONAL:
+        if r[key] is not None:
+            count(key, 0 if key in ("mask", "rare_heaps", "last_rare", "right_from") else 1)
+    if r["status"] not in STATUSES:
+        raise ValueError(f"status {r['status']!r} is none of {', '.join(STATUSES)}")
+    if r["status"] == "settled" and None in (r["start"], r["period"], r["window"], r["certificate_depth"]):
+        raise ValueError("a settled code without its period")
+    needed = r["repetitions_needed"]
+    if needed is not None and (isinstance(needed, bool) or not isinstance(needed, (int, float))):
+        raise ValueError(f"repetitions_needed is {needed!r}")
+    digest = r["values_sha256"]
+    if not isinstance(digest, str) or len(digest) != 64 or digest.strip("0123456789abcdef"):
+        raise ValueError("values_sha256 is not a SHA-256")
+    if not isinstance(r["version"], str):
+        raise TypeError(f"version is {r['version']!r}")
+
+
+def _check_extra(r: dict) -> None:
+    """Raise ``ValueError`` or ``TypeError`` unless the extra keys that the tallies and the pages read
+    have their shape."""
+    believed, heap0, arith = r.get("believed", {}), r.get("heap0_reached", []), r.get("arithmetic")
+    if not isinstance(believed, dict) or not all(isinstance(n, int) for n in believed.values()):
+        raise ValueError("believed is not a count per number of repetitions")
+    if not isinstance(heap0, list):
+        raise TypeError("heap0_reached is not a list")
+    keys = ("start", "period", "window")
+    for reading, needs in [*((h, keys) for h in heap0), *([(arith, (*keys, "saltus"))] if arith else [])]:
+        if not isinstance(reading, dict) or not all(isinstance(reading.get(k), int) for k in needs):
+            raise ValueError(f"a stored reading is not {', '.join(needs)}: {reading!r}")
 
 
 def options_key(options: dict) -> str:
@@ -213,8 +322,10 @@ class Catalogue:
 
     ``readonly=True`` opens it without writing anything (SQLite ``mode=ro``,
     no schema created, no change of journal mode), as ``show`` and the report
-    do; on a read-only disk, where SQLite cannot create the files that a WAL
-    reader needs, it is opened as immutable.
+    do; in a folder that cannot be written (a read-only disk, another user's
+    folder), where SQLite cannot create the ``-shm`` file that a WAL reader
+    needs, it is opened as immutable.  Every SQLite error a method meets is
+    raised as a :class:`CatalogueError` of one sentence (:func:`sqlite_error`).
     """
 
     def __init__(self, path: str | Path, *, readonly: bool = False):
@@ -250,32 +361,42 @@ class Catalogue:
             return CatalogueError(
                 f"cannot create the catalogue {self.path}: the folder {self.path.parent} is read-only"
             )
-        if name.startswith(("SQLITE_CANTOPEN", "SQLITE_READONLY")):
+        if name.startswith(("SQLITE_CANTOPEN", "SQLITE_READONLY")) and not self.readonly:
             return CatalogueError(
                 f"{self.path} cannot be written (a read-only file or disk): copy it to a writable "
                 "folder to add to it"
             )
-        return CatalogueError(f"{self.path} is not a grundy catalogue ({exc})")
+        if name.startswith("SQLITE_NOTADB"):
+            return CatalogueError(f"{self.path} is not a grundy catalogue ({exc})")
+        return sqlite_error(self.path, exc)
 
     def _open_readonly(self) -> None:
+        """Open without writing: ``mode=ro`` where the folder is writable (a reader of a WAL
+        file needs its ``-shm`` file), else ``immutable`` (nothing can change the file then),
+        after checking that no ``-wal`` file holds writes that immutable reading would miss."""
         if not self.path.is_file():
             raise CatalogueError(f"there is no catalogue at {self.path}")
-        uri = "file:" + quote(str(self.path.resolve()))
+        if not os.access(self.path, os.R_OK):
+            raise CatalogueError(f"cannot read {self.path}: permission denied")
+        uri = "file:" + quote(str(self.path.resolve())) + "?mode=ro"
+        if not os.access(self.path.resolve().parent, os.W_OK | os.X_OK):
+            wal = self.path.with_name(self.path.name + "-wal")
+            if wal.exists() and wal.stat().st_size:
+                raise CatalogueError(
+                    f"{self.path} has writes not yet merged into it (in {wal.name}) and its folder is "
+                    "read-only: copy the folder somewhere writable to read them"
+                )
+            uri += "&immutable=1"
         self.db = None
-        for suffix in ("?mode=ro", "?mode=ro&immutable=1"):
-            try:
-                self.db = sqlite3.connect(uri + suffix, uri=True, timeout=BUSY_SECONDS)
-                self._check(self._tables())
-                return
-            except CatalogueError:
-                self._close_quietly()
-                raise
-            except sqlite3.DatabaseError as exc:
-                self._close_quietly()
-                if not getattr(exc, "sqlite_errorname", "").startswith("SQLITE_CANTOPEN"):
-                    raise CatalogueError(f"{self.path} is not a grundy catalogue ({exc})") from None
-                last = exc
-        raise CatalogueError(f"{self.path} cannot be opened ({last})")
+        try:
+            self.db = sqlite3.connect(uri, uri=True, timeout=BUSY_SECONDS)
+            self._check(self._tables())
+        except CatalogueError:
+            self._close_quietly()
+            raise
+        except sqlite3.DatabaseError as exc:
+            self._close_quietly()
+            raise self._error(exc, True) from None
 
     def _tables(self) -> set[str]:
         return {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
@@ -285,7 +406,10 @@ class Catalogue:
         if "meta" not in tables:
             raise CatalogueError(f"{self.path} is an SQLite file but not a grundy catalogue")
         row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-        found = row[0] if row else None
+        if row is None:
+            raise CatalogueError(f"{self.path} has no schema row: it is damaged, or not a grundy "
+                                 "catalogue; survey again into a new file")
+        found = row[0]
         if found != str(SCHEMA):
             raise CatalogueError(
                 f"{self.path} was written with catalogue schema {found} and this version reads "
@@ -331,6 +455,7 @@ class Catalogue:
                     raise
                 time.sleep(0.02)
 
+    @_guarded
     def close(self) -> None:
         self.db.close()
 
@@ -342,6 +467,7 @@ class Catalogue:
 
     # ------------------------------------------------------------ survey results
 
+    @_guarded
     def stored_codes(self, heaps: int, options: dict, analysis: int | None = None) -> set[str]:
         """The codes stored at this depth with these options (and this analysis version)."""
         sql, args = "SELECT code FROM results WHERE heaps=? AND options=?", [heaps, options_key(options)]
@@ -349,6 +475,7 @@ class Catalogue:
             sql, args = sql + " AND analysis=?", args + [analysis]
         return {r[0] for r in self.db.execute(sql, args)}
 
+    @_guarded
     def add(self, result: dict, values: np.ndarray, options: dict | None = None) -> None:
         """Store one code's survey result and its values, replacing what was stored for them.
 
@@ -376,6 +503,7 @@ class Catalogue:
             )
             self.db.execute("INSERT OR REPLACE INTO sequences VALUES (?, ?, ?, ?)", (code, heaps, dtype, blob))
 
+    @_guarded
     def remove(self, codes: Iterable[str], heaps: int | None = None) -> None:
         """Forget the survey rows and values of ``codes`` (at ``heaps``, or at every depth)."""
         with self.db:
@@ -393,6 +521,7 @@ class Catalogue:
             if result[key] is not None:
                 result[key] = bool(result[key])
         try:
+            _check_columns(result)
             if check_only:
                 false_reading_columns(packed, false_count)
             else:
@@ -400,6 +529,7 @@ class Catalogue:
             more = json.loads(extra)
             if not isinstance(more, dict):
                 raise TypeError("extra keys are not a JSON object")
+            _check_extra(more)
         except (ValueError, TypeError) as exc:
             raise DamagedRow(self.path, result["code"], result["heaps"], "result", exc) from None
         result.update(more)
@@ -419,6 +549,7 @@ class Catalogue:
             if wanted is None or row[0] in wanted:
                 yield row
 
+    @_guarded
     def results(self, heaps: int | None = None, options: dict | None = None,
                 codes: Iterable[str] | None = None, analysis: int | None = None) -> Iterator[dict]:
         """Stored survey results, optionally filtered, in code order.
@@ -429,6 +560,7 @@ class Catalogue:
         for row in self._rows(heaps, options, codes, analysis):
             yield self._decode(row)
 
+    @_guarded
     def values(self, code: str, heaps: int, options: dict | None = None) -> np.ndarray | None:
         """The stored values ``G(0..heaps-1)`` of ``code``, or None when it is not stored.
 
@@ -454,10 +586,13 @@ class Catalogue:
             raise DamagedRow(self.path, code, heaps, "values", exc) from None
         return values
 
-    def damaged(self, heaps: int, options: dict, codes: Iterable[str] | None = None) -> dict[str, str]:
-        """The codes stored at this depth whose result or values cannot be read, with the reason."""
+    @_guarded
+    def damaged(self, heaps: int, options: dict, codes: Iterable[str] | None = None,
+                analysis: int | None = None) -> dict[str, str]:
+        """The codes stored at this depth (and of this analysis version) whose result or values
+        cannot be read, with the reason."""
         out = {}
-        for row in list(self._rows(heaps, options, codes, None)):
+        for row in list(self._rows(heaps, options, codes, analysis)):
             try:
                 self._decode(row, check_only=True)
                 self.values(row[0], heaps, options)
@@ -465,6 +600,7 @@ class Catalogue:
                 out[row[0]] = exc.problem
         return out
 
+    @_guarded
     def record(self, code: Code | str, heaps: int | None = None) -> dict:
         """One code's survey result (the deepest stored, or at ``heaps``)."""
         name = str(parse(code))
@@ -474,38 +610,61 @@ class Catalogue:
             raise CatalogueError(f"{self.path} holds no result for {name}{at}")
         return found[-1]
 
-    def table(self, heaps: int | None = None) -> np.ndarray:
-        """The scalar columns of every stored result as a numpy structured array (one row a
-        result; missing numbers are -1, a missing mask 0), for sorting and selecting."""
+    @_guarded
+    def table(self, heaps: int | None = None):
+        """The scalar columns of every stored result, one row a result, for sorting and selecting.
+
+        A pandas ``DataFrame`` when pandas is installed (missing numbers are
+        ``<NA>``); else a numpy structured array with the same column names
+        (``table()["period"]``; missing numbers are -1, a missing
+        ``repetitions_needed`` NaN, a missing ``position`` False).  A row that
+        does not decode raises :class:`DamagedRow`.
+        """
         kinds = {"code": "U24", "status": "U20", "values_sha256": "U64", "version": "U16",
                  "repetitions_needed": "f8", "position": "?"}
-        dtype = [(c, kinds.get(c, "i8")) for c in _COLUMNS]
-        dtype.append(("false_readings", "i8"))
+        names = (*_COLUMNS, "false_readings")
         rows = []
         for row in self._rows(heaps, None, None, None):
-            *cols, false_count, _, _ = row
-            cells = [(-1 if k == "i8" else float("nan") if k == "f8" else False) if x is None else x
-                     for x, (_, k) in zip(cols, dtype)]
-            rows.append((*cells, false_count))
-        return np.array(rows, dtype=dtype)
+            result = self._decode(row, check_only=True)
+            rows.append([result[c] for c in _COLUMNS] + [row[-3]])
+        try:
+            import pandas
+        except ImportError:
+            dtype = [(c, kinds.get(c, "i8")) for c in names]
+            missing = {"i8": -1, "f8": float("nan"), "?": False}
+            return np.array([tuple(missing[k] if x is None else x for x, (_, k) in zip(cells, dtype))
+                             for cells in rows], dtype=dtype)
+        frame = pandas.DataFrame(rows, columns=list(names))
+        whole = [c for c in names if kinds.get(c, "i8") == "i8"]
+        return frame.astype({c: "Int64" for c in whole} | {"position": "boolean"})
 
+    @_guarded
     def tallies(self, heaps: int | None = None) -> dict:
         """The survey tallies (:func:`grundy.tallies.tallies`) over the results stored."""
         from .tallies import tallies
 
         return tallies(self.results(heaps))
 
+    @_guarded
     def __repr__(self) -> str:
         counts = dict(self.db.execute("SELECT status, count(*) FROM results GROUP BY status"))
         shown = ", ".join(f"{n:,} {s.replace('_', ' ')}" for s, n in sorted(counts.items()))
         return f"<Catalogue {self.path}: {sum(counts.values()):,} results ({shown or 'none'})>"
 
+    @_guarded
+    def _repr_html_(self) -> str:
+        from .present.notebook import catalogue_html
+
+        return catalogue_html(self)
+
+    @_guarded
     def count_false_readings(self) -> int:
         """The false readings of every stored survey result."""
         return self.db.execute("SELECT coalesce(sum(false_count), 0) FROM results").fetchone()[0]
 
     # ------------------------------------------------------------ other records
 
+    @_guarded
     def stored_records(self, kind: str, params: dict, analysis: int | None = None) -> set[str]:
         """The codes with a record of ``kind`` for ``params`` (and this analysis version)."""
         sql, args = "SELECT code FROM records WHERE kind=? AND params=?", [kind, options_key(params)]
@@ -513,6 +672,7 @@ class Catalogue:
             sql, args = sql + " AND analysis=?", args + [analysis]
         return {r[0] for r in self.db.execute(sql, args)}
 
+    @_guarded
     def add_record(self, kind: str, code: str, params: dict, analysis: int, record: dict) -> None:
         """Store (or replace) the JSON ``record`` of ``code`` for ``kind`` and ``params``."""
         with self.db:
@@ -521,6 +681,7 @@ class Catalogue:
                 (kind, code, options_key(params), analysis, json.dumps(record, ensure_ascii=False)),
             )
 
+    @_guarded
     def records(self, kind: str, params: dict | None = None, codes: Iterable[str] | None = None,
                 analysis: int | None = None) -> Iterator[dict]:
         """The stored records of ``kind``, optionally filtered, in code order."""

@@ -93,6 +93,19 @@ class RareClass:
         return f"mask {self.mask}, parity {self.parity}" + (", position" if self.position else "")
 
 
+def check_mask(mask: int, values: np.ndarray, value: int = 0) -> None:
+    """Refuse a mask wider than every value, every bit of it above the largest value: it selects
+    nothing (its odd class is empty, its even class holds every heap), so a user who gave one
+    meant another mask, or another code.  Bits above the values beside bits within them change
+    nothing and are let be; ``value``, a value counted through the class, counts as a value."""
+    top = max(int(values.max()) if len(values) else 0, int(value))
+    width = top.bit_length()
+    if not int(mask) & ((1 << width) - 1):
+        fits = f"choose a mask with a bit below {1 << width}" if width else "every value is 0"
+        raise UsageError(f"mask {mask} is wider than every value (the largest is {top}), so it selects "
+                         f"nothing: {fits}")
+
+
 def rare_heaps(values: np.ndarray, cls: RareClass, after: int = 1,
                split_parity: int | None = None) -> np.ndarray:
     """The heaps ``n >= max(after, 1)`` in ``cls``, in order (``split_parity``: the ``π`` of a

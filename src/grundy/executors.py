@@ -93,9 +93,17 @@ class ProcessPool(ProcessPoolExecutor):
         return super().__exit__(exc_type, exc, tb)
 
 
+def cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system says, else every core)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
 def default_executor(workers: int | None = None) -> Executor:
     """A :class:`ProcessPool` of ``workers`` (default: one per core), or serial for one worker."""
-    workers = workers or os.cpu_count() or 1
+    workers = workers or cores()
     if workers == 1:
         return SerialExecutor()
     return ProcessPool(workers)

@@ -10,6 +10,16 @@ from __future__ import annotations
 import numpy as np
 
 STATUSES = ("settled", "growing", "bounded_unsettled")
+STATUS_WORDS = {"settled": "settled", "growing": "growing", "bounded_unsettled": "bounded, unsettled"}
+"""Each status as a reader sees it written."""
+MEANINGS = {
+    "settled": "the period is certified (a theorem, the Guy–Smith window)",
+    "growing": "the largest value still rose in the last third of the heaps read: a description at "
+               "this depth, not a proof",
+    "bounded_unsettled": "no period certified, and the largest value did not rise in the last third of "
+                         "the heaps read: bounded is a description at this depth, not a proof",
+}
+"""What each status says, and what it does not."""
 
 
 def classify(certified: bool, values: np.ndarray) -> str:

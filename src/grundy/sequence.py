@@ -161,7 +161,7 @@ class Sequence:
         engine's choice, with ``parity`` 0 (the class holding 0); ``parity``
         defaults to 1 (the class XOR respects) when a mask is given.  Options
         (``after``, ``block``, ...) pass on to :func:`grundy.rare.arrivals`;
-        ``after`` defaults to a tenth of the heaps.
+        ``after`` defaults to a tenth of the heaps, at most 10,000, as on the command line.
         """
         from .classes import RareClass, fewest
         from .rare import arrivals
@@ -170,15 +170,13 @@ class Sequence:
             cls = fewest(self.values, 0 if parity is None else parity)[0]
         else:
             cls = RareClass(mask, 1 if parity is None else parity)
-        options.setdefault("after", min(10_000, self.depth // 10))
         return arrivals(self.code, self.values, cls, **options)
 
     def counts(self, value: int, **options):
-        """Move and split counts of ``value`` at every heap (:func:`grundy.rare.counts`);
-        ``lo`` defaults to heap 1."""
+        """Move and split counts of ``value`` at every heap from ``lo`` (default: the cut-off of
+        :meth:`rare`, at least 1) on (:func:`grundy.rare.counts`)."""
         from .rare import counts
 
-        options.setdefault("lo", 1)
         return counts(self.code, self.values, value, **options)
 
     def ledger(self, value: int, **options):
@@ -204,8 +202,10 @@ class Sequence:
     ) -> Sequence:
         """This sequence to ``heaps`` heaps, computing only the heaps it lacks (a new
         Sequence; this one if it is already that deep)."""
+        from .checks import heaps as checked
         from .engine import choose, compute
 
+        heaps = checked(heaps)
         if heaps <= self.depth:
             return self
         values = compute(self.code, heaps, engine=engine, prefix=self.values, on_chunk=on_chunk)
@@ -303,12 +303,15 @@ def values(code: Code | str, heaps: int, *, engine: str = "auto", on_chunk=None)
     ``reference``; ``on_chunk(values_so_far)`` is called as the work advances.
     The values are kept in memory (a run into a store need not:
     :func:`grundy.store.grow`).  The run's statistics come with it
-    (:meth:`Sequence.frontier`, :attr:`Sequence.checksum`).
+    (:meth:`Sequence.frontier`, :attr:`Sequence.checksum`).  ``heaps`` is
+    refused (:class:`~grundy.errors.UsageError`) unless it is a whole number
+    of at least 1 whose values fit in memory (:mod:`grundy.checks`).
     """
+    from .checks import heaps as checked
     from .store import grow
 
     code = parse(code)
-    run = grow(None, code, heaps, engine=engine, on_chunk=on_chunk)
+    run = grow(None, code, checked(heaps), engine=engine, on_chunk=on_chunk)
     out = Sequence(code, run.values, run.engine)
     out._frontier = run.frontier
     return out

@@ -20,8 +20,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from . import __version__
-from .codes import Code, family, parse
-from .errors import UsageError
+from .codes import Code, parse
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -144,17 +143,19 @@ def run(
     """Survey ``codes`` into ``catalogue``, skipping those it holds for this analysis version.
 
     Codes stored under another :data:`ANALYSIS_VERSION`, codes in
-    ``recompute``, and codes whose stored row cannot be read are computed
-    again and replace their rows; each damaged row is reported through
-    ``on_damaged(code, message)`` (a warning when None).  Codes go to
+    ``recompute``, and codes whose stored row (of this version) cannot be
+    read are computed again and replace their rows; each damaged row is
+    reported through ``on_damaged(code, message)`` (a warning when None).  Codes go to
     ``executor`` (serial when None) ``batch`` at a time and each result is
     stored by this process as soon as it returns.
     """
+    from .checks import heaps as checked
     from .runner import run as run_family
 
+    heaps = checked(heaps)
     names = list(dict.fromkeys(str(parse(c)) for c in codes))
     entry = SurveyEntry(heaps)
-    damaged = catalogue.damaged(heaps, entry.options, names)
+    damaged = catalogue.damaged(heaps, entry.options, names, entry.analysis)
     for code, message in damaged.items():
         if on_damaged is None:
             warnings.warn(message, stacklevel=2)
@@ -184,10 +185,12 @@ def survey(
 ) -> Catalogue:
     """Survey a family into a catalogue and return it, open, to query.
 
-    ``codes`` is an iterable of codes or a number of digits (every code of
-    1..digits digits); ``db`` the catalogue's file (None: one in memory, gone
-    when closed); ``executor`` any ``concurrent.futures.Executor`` (serial by
-    default).  Codes already stored are not computed again.
+    ``codes`` is a number of digits (every code of 1..digits digits, digits
+    1..6 as on the command line), one code (``"·137"``: a family of one) or an
+    iterable of codes; ``heaps`` a whole number (:mod:`grundy.checks`); ``db``
+    the catalogue's file (None: one in memory, gone when closed);
+    ``executor`` any ``concurrent.futures.Executor`` (serial by default).
+    Codes already stored are not computed again.
 
     Examples
     --------
@@ -198,11 +201,10 @@ def survey(
     63
     """
     from .catalogue import Catalogue
+    from .checks import codes as family_of
+    from .checks import heaps as checked
 
-    if isinstance(codes, int):
-        if not 1 <= codes <= 4:
-            raise UsageError(f"a family is every code of 1..digits digits, digits 1..4, not {codes}")
-        codes = family(codes)
+    codes, heaps = family_of(codes), checked(heaps)
     catalogue = Catalogue(":memory:" if db is None else db)
     run(codes, catalogue, heaps=heaps, executor=executor, on_progress=on_progress)
     return catalogue

@@ -89,7 +89,7 @@ class FalseReading:
         return out
 
 
-@dataclass
+@dataclass(repr=False)
 class Trajectory:
     """The readings of ``code`` from the first depth that has one to ``last_depth``.
 
@@ -144,6 +144,25 @@ class Trajectory:
         """The false readings that held to their windows (only ever non-empty with ``heap0`` or
         ``arithmetic``)."""
         return [f for f in self.false_readings if f.held_to >= f.window]
+
+    def __repr__(self) -> str:
+        kind = "arithmetic readings" if self.arithmetic else "readings"
+        first = "none" if self.first_depth is None else f"{self.first_depth:,}"
+        if self.certified:
+            f = self.final
+            state = (f"certified period {f.period:,} from heap {f.start:,} at depth {self.certificate_depth:,}"
+                     + ("" if self.right_from is None else f", right from depth {self.right_from:,}"))
+        else:
+            state = f"not certified within {self.heaps:,} heaps (" + (
+                "no reading" if self.final is None else f"reading period {self.final.period:,} from heap "
+                f"{self.final.start:,}") + ")"
+        return (f"<Trajectory {self.code}, {kind} from depth {first} to {self.last_depth:,}: {state}; "
+                f"{self.changes:,} changes, {len(self.false_readings):,} false readings>")
+
+    def _repr_html_(self) -> str:
+        from .present.notebook import trajectory_html
+
+        return trajectory_html(self)
 
     def to_dict(self) -> dict:
         """The ``grundy readings --json`` object."""

@@ -10,10 +10,9 @@ from contextlib import contextmanager
 
 import click
 
-from .. import __version__
+from .. import __version__, checks
 from ..codes import Code, parse
 from ..errors import CodeError, UsageError
-from ..memory import check_heaps
 from .lazy import LazyGroup
 
 
@@ -48,7 +47,7 @@ class HeapsParam(click.IntRange):
     def convert(self, value, param, ctx) -> int:
         heaps = super().convert(value, param, ctx)
         try:
-            check_heaps(heaps)
+            checks.heaps(heaps)
         except UsageError as exc:
             self.fail(str(exc), param, ctx)
         return heaps
@@ -92,68 +91,85 @@ def emit_json(obj: dict) -> None:
     click.echo(json.dumps(obj, ensure_ascii=False))
 
 
-def duration(seconds: float) -> str:
-    """``h:mm:ss``, with the days in front past one (a long run's time to go: ``3 d 04:05:06``)."""
-    days, rest = divmod(round(seconds), 86_400)
-    hours, rest = divmod(rest, 3600)
-    minutes, secs = divmod(rest, 60)
-    if days:
-        return f"{days} d {hours:02d}:{minutes:02d}:{secs:02d}"
-    return f"{hours}:{minutes:02d}:{secs:02d}"
+def compact(n: float) -> str:
+    """A count in at most five characters: ``9,999``, then ``12.3K``, ``4.19M``, ``1.07G``
+    (three significant digits, rounded into the next unit rather than to ``1e+03K``)."""
+    if n < 10_000:
+        return f"{n:,.0f}"
+    for size, unit in ((1e3, "K"), (1e6, "M"), (1e9, "G")):
+        text = f"{n / size:.3g}"
+        if float(text) < 1000:
+            return text + unit
+    return f"{n / 1e12:.3g}T"
 
 
-def pace(done: int, total: int | None, speed: float | None, unit: str) -> str:
-    """The rate and the time left to ``total`` at that rate: ``1,234 heaps/s, 0:00:42 to 65,536``."""
-    if not speed:
-        return ""
-    rate = f"{speed:,.0f} {unit}/s"
-    if total is None or done >= total:
-        return rate
-    return f"{rate}, {duration((total - done) / speed)} to {total:,}"
+PRIORITY = ("rate", "count", "eta", "percent")
+"""The columns of a progress bar left out first when the terminal is too narrow for all of them."""
+BAR_MIN, INFO_MIN = 10, 16
+"""The least room a progress bar keeps for the bar and for the status text before it drops a column."""
+
+
+def progress_bar(console, description: str, *, unit: str | None = None):
+    """A rich ``Progress`` that fits on one line of ``console``: every column has a fixed width, the
+    bar takes what is left up to 30 columns, then the status text (cut with an ellipsis, never
+    wrapped); on a narrow terminal the rate, the count, the time left and the percentage go first."""
+    from rich.progress import BarColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
+    from rich.table import Column
+    from rich.text import Text
+
+    def fixed(width: int) -> Column:
+        return Column(width=width, no_wrap=True, overflow="ellipsis")
+
+    class Count(ProgressColumn):
+        def render(self, task):
+            total = "?" if task.total is None else compact(task.total)
+            return Text(f"{compact(task.completed)}/{total}")
+
+    class Rate(ProgressColumn):
+        def render(self, task):
+            speed = task.finished_speed or task.speed
+            return Text("" if speed is None else f"{compact(speed)} {unit}/s")
+
+    widths = {"description": min(24, max(8, len(description))), "percent": 4, "count": 11, "eta": 7}
+    if unit:
+        widths["rate"] = 8 + len(unit)
+    room = console.width - 1
+    dropped = iter(PRIORITY)
+    while sum(widths.values()) + len(widths) + BAR_MIN + 1 + INFO_MIN > room and len(widths) > 1:
+        widths.pop(next(dropped), None)
+    spare = room - sum(widths.values()) - len(widths)
+    bar = max(5, min(30, spare - 1 - INFO_MIN))
+    info = spare - bar - 1
+    makers = {
+        "description": lambda w: TextColumn("{task.description}", table_column=fixed(w)),
+        "percent": lambda w: TextColumn("{task.percentage:>3.0f}%", table_column=fixed(w)),
+        "count": lambda w: Count(table_column=fixed(w)),
+        "rate": lambda w: Rate(table_column=fixed(w)),
+        "eta": lambda w: TimeRemainingColumn(table_column=fixed(w)),
+    }
+    columns = [makers["description"](widths.pop("description")), BarColumn(bar_width=bar)]
+    columns += [makers[name](w) for name, w in widths.items()]
+    if info >= 1:
+        columns.append(TextColumn("{task.fields[info]}", table_column=fixed(info)))
+    return Progress(*columns, console=console, transient=True)
 
 
 @contextmanager
 def progress(total: int, description: str, done: int = 0, *, unit: str | None = None):
-    """A rich progress bar on stderr, quiet when stderr is not a terminal.
+    """A progress bar on stderr (:func:`progress_bar`), quiet when stderr is not a terminal.
 
     Yields ``update(n, info=None, total=None)`` that sets the number of units
     done and, when given, a short status text shown after the bar and a new
-    total.  With ``unit`` the bar shows the rate and the estimated time to the
-    total (:func:`pace`), measured from ``done`` (what an earlier run left), so
-    a resumed run's rate counts only its own work.
+    total.  With ``unit`` the bar also shows the rate (``unit``/s) and the time
+    left where the terminal is wide enough; the bar starts at ``done`` (what
+    an earlier run left), so a resumed run's rate counts only its own work.
     """
     if not sys.stderr.isatty():
         yield lambda n, info=None, total=None: None
         return
     from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        ProgressColumn,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-    from rich.text import Text
 
-    class Pace(ProgressColumn):
-        def render(self, task):
-            speed = task.finished_speed or task.speed
-            total = None if task.total is None else int(task.total)
-            return Text(pace(int(task.completed), total, speed, unit))
-
-    timing = [Pace()] if unit else [TimeRemainingColumn()]
-    bar = Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        *timing,
-        TextColumn("{task.fields[info]}"),
-        console=Console(stderr=True),
-        transient=True,
-    )
+    bar = progress_bar(Console(stderr=True), description, unit=unit)
     with bar:
         task = bar.add_task(description, total=total, completed=done, info="")
 

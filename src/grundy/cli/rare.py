@@ -73,9 +73,8 @@ def _short(items: list, shown: int = SHOWN) -> str:
 @click.option(
     "--after",
     type=click.IntRange(min=0),
-    default=10_000,
-    show_default=True,
-    help="The cut-off: arrivals are the rare heaps from this heap on.",
+    help="The cut-off: arrivals are the rare heaps from this heap on "
+    "[default: a tenth of the heaps, at most 10,000].",
 )
 @click.option(
     "--block",
@@ -166,9 +165,7 @@ def rare(code, heaps, mask, parity, after, block, max_period, window, sequence, 
     "--from",
     "lo",
     type=click.IntRange(min=1),
-    default=10_000,
-    show_default=True,
-    help="The first heap.",
+    help="The first heap [default: a tenth of the heaps, at most 10,000, at least 1].",
 )
 @click.option(
     "--mask",
@@ -180,6 +177,7 @@ def rare(code, heaps, mask, parity, after, block, max_period, window, sequence, 
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def counts(code, value, heaps, lo, mask, sequence, as_json):
     """Move counts and split counts of value V at every heap of a range."""
+    lo = max(1, R.cutoff(heaps)) if lo is None else lo
     values = load_values(code, heaps, sequence)
     with progress(heaps - lo, f"{code}: counts of {value}") as update:
         res = R.counts(code, values, value, lo=lo, mask=mask, on_progress=update)

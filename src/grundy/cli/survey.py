@@ -9,10 +9,12 @@ from contextlib import contextmanager
 import click
 
 from ..catalogue import DEFAULT_PATH, Catalogue
+from ..checks import MAX_DIGITS
 from ..classes import RareClass
 from ..codes import family, parse
 from ..errors import CodeError, Interrupted, UsageError
-from .common import HEAPS, cli, emit_json, progress
+from ..growth import MEANINGS, STATUS_WORDS
+from .common import HEAPS, cli, emit_json, progress, warn
 
 DEFAULT_DB = DEFAULT_PATH
 
@@ -29,9 +31,60 @@ def code_list(text: str, option: str) -> list:
 
 
 def _codes(digits, codes, d0=False, hexadecimal=False):
-    if codes is not None:
-        return code_list(codes, "--codes")
-    return list(family(digits, d0=d0, hexadecimal=hexadecimal))
+    """The family asked for: ``--codes``, or every code of ``--digits`` (3 by default); options
+    that would change a family given by ``--codes`` contradict it and are refused."""
+    if codes is None:
+        return list(family(3 if digits is None else digits, d0=d0, hexadecimal=hexadecimal))
+    given = [name for name, value in (("--digits", digits), ("--d0", d0), ("--hex", hexadecimal)) if value]
+    if given:
+        raise UsageError(f"{' and '.join(given)} make a family, and --codes lists one: give one or the other")
+    return code_list(codes, "--codes")
+
+
+def _recompute(text, wanted):
+    """The codes of ``--recompute``, each of which must be in the family surveyed."""
+    again = code_list(text, "--recompute")
+    outside = [str(c) for c in again if c not in set(wanted)]
+    if outside:
+        raise UsageError(f"--recompute {', '.join(outside)}: not in the family surveyed "
+                         "(add them to --codes, or survey them on their own)")
+    return again
+
+
+def _workers(workers):
+    """``--workers``, capped at the cores this process may run on (with a note)."""
+    from ..executors import cores
+
+    if workers is not None and workers > cores():
+        warn(f"--workers {workers} is more than the {cores()} cores here: using {cores()}")
+        return cores()
+    return workers
+
+
+def _not_an_address(scheduler: str, why) -> UsageError:
+    return UsageError(f"--scheduler {scheduler!r} is not the address of a Dask scheduler ({why}): "
+                      "write it as tcp://HOST:PORT")
+
+
+def _check_scheduler(scheduler: str) -> None:
+    """Refuse a ``--scheduler`` that is no address (or whose port cannot be) before anything is
+    opened, and before Dask would spend its timeout on it."""
+    if not scheduler.strip():
+        raise UsageError("--scheduler needs the address of a Dask scheduler, such as tcp://HOST:8786")
+    try:
+        from distributed.comm.addressing import get_address_host_port, parse_address
+        from distributed.comm.registry import get_backend
+    except ImportError:
+        raise UsageError("--scheduler needs Dask: pip install 'grundy[dask]'") from None
+    try:
+        scheme = parse_address(scheduler)[0]
+        get_backend(scheme)
+        if scheme in ("tcp", "tls", "ws", "wss"):
+            port = get_address_host_port(scheduler)[1]
+            if not 0 < port < 65536:
+                raise ValueError(f"port {port} is not between 1 and 65535")
+    except (ValueError, TypeError) as exc:
+        raise _not_an_address(scheduler, exc) from None
 
 
 @contextmanager
@@ -50,13 +103,13 @@ def _sigterm_interrupts(db):
 
 
 def _executor(workers, scheduler):
-    if scheduler:
-        try:
-            from distributed import Client
-        except ImportError:
-            raise UsageError("--scheduler needs Dask: pip install 'grundy[dask]'") from None
+    if scheduler is not None:
+        from distributed import Client
+
         try:
             client = Client(scheduler, timeout="10s")
+        except (ValueError, TypeError) as exc:
+            raise _not_an_address(scheduler, exc) from None
         except OSError as exc:
             raise UsageError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
         return client.get_executor(), client
@@ -66,18 +119,19 @@ def _executor(workers, scheduler):
 
 
 @cli.command()
-@click.option("--digits", type=click.IntRange(1, 6), default=3, show_default=True,
-              help="Every octal code of 1..DIGITS digits.")
+@click.option("--digits", type=click.IntRange(1, MAX_DIGITS),
+              help="Every octal code of 1..DIGITS digits  [default: 3, unless --codes]")
 @click.option("--d0", is_flag=True, help="Each code of the family also with 4 before the point.")
 @click.option("--hex", "hexadecimal", is_flag=True,
               help="Digits up to f (three-heap moves; the engine is cubic there, keep N modest).")
 @click.option("--codes", help="An explicit comma-separated list of codes instead (·137,·45).")
 @click.option("--recompute", metavar="CODES",
-              help="Compute these codes again even if stored (comma-separated; added to the survey).")
+              help="Compute these codes of the family again even if stored (comma-separated).")
 @click.option("--heaps", "-n", type=HEAPS, default=2400, show_default=True)
 @click.option("--db", type=click.Path(dir_okay=False), default=DEFAULT_DB, show_default=True,
               help="The catalogue file (SQLite); codes already in it are not recomputed.")
-@click.option("--workers", type=click.IntRange(min=1), help="Processes (default: one per core).")
+@click.option("--workers", type=click.IntRange(min=1),
+              help="Processes (default and most: one per core).")
 @click.option("--scheduler", help="Address of a Dask scheduler to run the codes on.")
 @click.option("--json", "as_json", is_flag=True, help="Print the tallies as one JSON object.")
 def survey(digits, d0, hexadecimal, codes, recompute, heaps, db, workers, scheduler, as_json):
@@ -85,9 +139,14 @@ def survey(digits, d0, hexadecimal, codes, recompute, heaps, db, workers, schedu
     from ..survey import run
     from ..tallies import tallies
 
-    wanted = _codes(digits, codes, d0, hexadecimal)
-    again = [] if recompute is None else code_list(recompute, "--recompute")
-    wanted = list(dict.fromkeys([*wanted, *again]))
+    wanted = list(dict.fromkeys(_codes(digits, codes, d0, hexadecimal)))
+    again = [] if recompute is None else _recompute(recompute, wanted)
+    if scheduler is not None:
+        if workers is not None:
+            raise UsageError("--workers sets the processes of this machine and --scheduler sends the "
+                             "codes to Dask's workers: give one or the other")
+        _check_scheduler(scheduler)
+    workers = _workers(workers)
     start = time.perf_counter()
     with Catalogue(db) as cat:
         executor, client = _executor(workers, scheduler)
@@ -123,6 +182,13 @@ def _print_tallies(s: dict) -> None:
     click.echo(f"  settled {s['settled']}   growing {s['growing']} "
                f"({s['distinct_sequences_growing']} distinct sequences)   "
                f"bounded, unsettled {s['bounded_unsettled']}")
+    click.echo(click.wrap_text(
+        f"Settled: the period is certified within {run['heaps']:,} heaps, a theorem. Growing and bounded "
+        "describe the values at this depth and prove nothing. Below, readings are scored on the settled "
+        "codes, each read to its certificate depth (an unsettled code has no truth to score against): a "
+        "false reading is one the sweep reported on the way that the certificate proves wrong, and its "
+        "reach is held to / window (1 would have made it a certificate).",
+        width=100, initial_indent="  ", subsequent_indent="  "))
     click.echo("scored on the settled codes:")
     rows = [
         ("right from the first reading", s["right_first"]),
@@ -178,7 +244,10 @@ def show(code, db, heaps, as_json):
     if as_json:
         emit_json(result)
         return
-    click.echo(f"{result['code']}  (t = {result['t']}), {result['heaps']:,} heaps: {result['status']}")
+    status = result["status"]
+    click.echo(f"{result['code']}  (t = {result['t']}), {result['heaps']:,} heaps: {STATUS_WORDS[status]}")
+    if status != "settled":
+        click.echo(f"  {MEANINGS[status]}")
     if result["status"] == "settled":
         click.echo(f"  period {result['period']} from heap {result['start']}, window {result['window']}, "
                    f"right from depth {result['right_from']}, {result['changes']} changes, "

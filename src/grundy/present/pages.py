@@ -21,17 +21,24 @@ import numpy as np
 from .. import __version__
 from ..classes import RareClass
 from ..codes import parse
+from ..growth import STATUS_WORDS, STATUSES
 from . import svg
 from .formats import FORMATS, PLAIN_ROW, period_rows
-from .literature import Literature
+from .literature import MAX_SHIFT, Literature
 
-STATUSES = ("settled", "growing", "bounded_unsettled")
-STATUS_WORDS = {"settled": "settled", "growing": "growing", "bounded_unsettled": "bounded, unsettled"}
 PUBLISHED_WORDS = {"trivial": "trivial", "solved": "solved", "unsolved": "unsolved", None: "not listed"}
+PUBLISHED_MEANINGS = {
+    "trivial": "the published tables found its period below 1,000 heaps",
+    "solved": "the published tables found its period, past 1,000 heaps",
+    "unsolved": "the published tables found no period",
+    None: "the published tables list the codes of one to three digits",
+}
+"""What each published status says (the tables' own classes; see the sources on the tallies page)."""
 FIRST_VALUES = 200
 """An unsettled code shows its first values in plain rows (all of them are in the downloads)."""
 SETTLE_FACTOR = 10
-"""The ``grundy settle`` command an unsettled page suggests goes this many times deeper."""
+"""The ``grundy settle`` command an unsettled page suggests goes this many times deeper, where the
+literature says nothing better (:func:`push_further`)."""
 INDEX_COLUMNS = (
     ("code", "code", "text"),
     ("status", "status", "text"),
@@ -116,9 +123,41 @@ def summary(r: dict) -> str:
     if r["status"] == "settled":
         return (f"Period {r['period']:,} from heap {r['start']:,}, certified at depth {r['certificate_depth']:,} "
                 f"(the window {window_formula(r['code'])} = {r['window']:,}).")
-    what = ("the largest value keeps rising (a description, not a proof)" if r["status"] == "growing"
-            else "its values stay bounded but no period is certified")
+    what = ("its largest value still rose in the last third of the heaps read (a description at this "
+            "depth, not a proof)" if r["status"] == "growing"
+            else "no period is certified, and its values stayed bounded over the heaps read (bounded is a "
+                 "description at this depth, not a proof: the values may grow further on)")
     return f"Not settled within {r['heaps']:,} heaps: {what}."
+
+
+def push_further(r: dict, lit: Literature) -> str:
+    """The ``grundy settle`` command an unsettled code's page suggests, and why that depth.
+
+    Where the literature gives a period and start, the depth is the window that certifies it
+    (for an equivalent game whose heaps may be counted from another point, from up to
+    :data:`~grundy.present.literature.MAX_SHIFT` heaps later); where the tables computed the
+    code without finding a period, twice as deep as they went; else :data:`SETTLE_FACTOR`
+    times the heaps read.
+    """
+    from ..periods import window
+
+    code = parse(r["code"])
+    deeper, why = r["heaps"] * SETTLE_FACTOR, ""
+    if lit.status in ("trivial", "solved") and lit.period is not None and lit.start is not None:
+        if lit.game == lit.code or lit.shift is not None:
+            start = max(1, lit.start + (lit.shift or 0))
+            deeper = window(start, lit.period, code)
+            why = f"the published period {lit.period:,} from heap {start:,} is certified at depth {deeper:,}"
+        else:
+            deeper = window(lit.start + MAX_SHIFT, lit.period, code)
+            why = (f"the equivalent game {lit.game} has the published period {lit.period:,} from heap "
+                   f"{lit.start:,}; counting its heaps from up to {MAX_SHIFT} later, it is certified by "
+                   f"depth {deeper:,}")
+    elif lit.status == "unsolved" and lit.depth:
+        deeper = max(deeper, 2 * lit.depth)
+        why = f"the published tables computed it to {lit.depth:,} heaps without finding a period"
+    command = f"<code>grundy settle {_e(r['code'])} --max-heaps {deeper}</code>"
+    return command + (f" ({_e(why)})" if why else "")
 
 
 def period_block(values, start: int, period: int) -> str:
@@ -152,7 +191,7 @@ def plain_block(values, count: int) -> str:
 
 
 def _literature(lit: Literature, same: list[str], known: set[str], r: dict) -> str:
-    facts = [("published status", _published_badge(lit.status))]
+    facts = [("published status", _published_badge(lit.status) + f" ({_e(PUBLISHED_MEANINGS[lit.status])})")]
     if lit.game is not None and lit.game != lit.code:
         facts.append(("same game as", _code_link(lit.game, known) + " (in the published lookup table)"))
     if lit.period is not None:
@@ -181,7 +220,7 @@ def _literature(lit: Literature, same: list[str], known: set[str], r: dict) -> s
     return '<h2>In the literature <a class="small" href="../tallies.html#sources">sources</a></h2>' + _facts(facts)
 
 
-def _facts_of(r: dict, sparse: dict | None) -> list:
+def _facts_of(r: dict, sparse: dict | None, lit: Literature) -> list:
     settled = r["status"] == "settled"
     facts = [
         ("status", _status(r["status"])),
@@ -206,8 +245,7 @@ def _facts_of(r: dict, sparse: dict | None) -> list:
         facts.append(("arithmetic reading (never certified)",
                       _e(f"period {a['period']} from heap {a['start']}, saltus {a['saltus']}, window {a['window']}")))
     if not settled:
-        deeper = r["heaps"] * SETTLE_FACTOR
-        facts.append(("push further", f"<code>grundy settle {_e(r['code'])} --max-heaps {deeper}</code>"))
+        facts.append(("push further", push_further(r, lit)))
     return facts
 
 
@@ -294,7 +332,7 @@ def code_page(result: dict, values, *, literature: Literature, grid: tuple[str, 
     name = r["code"]
     settled = r["status"] == "settled"
     png, width, shown = grid
-    parts = [f"<h1>{_e(name)}</h1>", f'<p class="lead">{_e(summary(r))}</p>', _facts(_facts_of(r, sparse)),
+    parts = [f"<h1>{_e(name)}</h1>", f'<p class="lead">{_e(summary(r))}</p>', _facts(_facts_of(r, sparse, literature)),
              _literature(literature, list(same), known, r)]
     if settled:
         parts += [

@@ -21,11 +21,13 @@ from ..classes import (
     walsh_hadamard,
 )
 from .arrivals import (
+    CUTOFF,
     MODULI,
     Arrivals,
     GapFit,
     Gaps,
     arrivals,
+    cutoff,
     exponential_cdf,
     first_empty_modulus,
     gap_fit,
@@ -40,6 +42,7 @@ from .thinning import StretchCounts, Thinning, stretch_counts, thinning, thins, 
 
 __all__ = [
     "CONVENTIONS",
+    "CUTOFF",
     "MODULI",
     "TOP",
     "Arrivals",
@@ -58,6 +61,7 @@ __all__ = [
     "arrivals",
     "block_counts",
     "counts",
+    "cutoff",
     "exponential_cdf",
     "fewest",
     "first_empty_modulus",

@@ -7,13 +7,22 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..classes import RareClass, block_counts, rare_heaps, value_counts
+from ..checks import whole
+from ..classes import RareClass, block_counts, check_mask, rare_heaps, value_counts
 from ..codes import Code, parse
 from ..engine._jit import kernel
 from ..errors import UsageError
 
 MODULI = range(2, 25)
 """The moduli whose residue counts are reported."""
+CUTOFF = 10_000
+"""The cut-off of the arrivals and counts of a long sequence (docs/arrivals.md)."""
+
+
+def cutoff(heaps: int) -> int:
+    """The default cut-off for ``heaps`` heaps: a tenth of them, at most :data:`CUTOFF`, so that
+    a short sequence still has arrivals past it."""
+    return min(CUTOFF, heaps // 10)
 
 
 @dataclass(frozen=True)
@@ -186,7 +195,7 @@ def tail_period(values: np.ndarray, max_period: int = 40_000, window: int = 20_0
     return p or None
 
 
-@dataclass
+@dataclass(repr=False)
 class Arrivals:
     """Where the rare heaps of a class arrive past a cut-off (docs/arrivals.md)."""
 
@@ -204,6 +213,20 @@ class Arrivals:
     first_empty_modulus: int
     tail_period: int | None
     last_rare: int | None
+
+    def __repr__(self) -> str:
+        values = ", ".join(f"{v}: {c:,}" for v, c in list(self.values.items())[:4])
+        more = ", …" if len(self.values) > 4 else ""
+        g = self.gaps
+        gaps = "no gaps" if g.mean is None else f"mean gap {g.mean:,.1f}, sd/mean {g.ratio:.2f}"
+        tail = "none" if self.tail_period is None else f"{self.tail_period:,}"
+        return (f"<Arrivals {self.code}, {self.cls.name} over {self.heaps:,} heaps: {self.rare.size:,} rare "
+                f"from heap {self.after:,} (values {values or 'none'}{more}); {gaps}; tail period {tail}>")
+
+    def _repr_html_(self) -> str:
+        from ..present.notebook import arrivals_html
+
+        return arrivals_html(self)
 
     @property
     def gap_array(self) -> np.ndarray:
@@ -234,13 +257,19 @@ def arrivals(
     values: np.ndarray,
     cls: RareClass,
     *,
-    after: int = 10_000,
+    after: int | None = None,
     block: int = 10_000,
     max_period: int = 40_000,
     window: int = 20_000,
 ) -> Arrivals:
-    """The arrivals of ``cls`` in ``values`` past heap ``after`` (heaps ``n >= after`` count)."""
+    """The arrivals of ``cls`` in ``values`` past heap ``after`` (heaps ``n >= after`` count;
+    default :func:`cutoff`).  A mask wider than every value is refused
+    (:func:`grundy.classes.check_mask`)."""
     code = parse(code)
+    after = cutoff(values.size) if after is None else whole(after, "the cut-off")
+    block = whole(block, "a block", 1)
+    max_period, window = whole(max_period, "the largest period", 1), whole(window, "the window", 1)
+    check_mask(cls.mask, values)
     if not 0 <= after < values.size:
         raise UsageError(
             f"the cut-off {after:,} must lie below the number of heaps, {values.size:,}"

@@ -15,10 +15,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..classes import RareClass, fewest, rare_heaps
+from ..checks import whole
+from ..classes import RareClass, check_mask, fewest, rare_heaps
 from ..codes import Code, parse
 from ..engine._jit import kernel
 from ..errors import UsageError
+from .arrivals import cutoff
 
 CHUNK = 50_000
 """Heaps per kernel call in the counting loops, so that progress can be shown."""
@@ -134,7 +136,11 @@ def supply(code, values, v, lo, hi, mask, on_progress) -> Supply:
         raise UsageError(
             f"{code} has moves that leave three heaps, which a rare class cannot count"
         )
-    mask = fewest(g, 1, holding=v)[0].mask if mask is None else int(mask)
+    if mask is None:
+        mask = fewest(g, 1, holding=v)[0].mask
+    else:
+        mask = whole(mask, "a mask", 1)
+        check_mask(mask, g, v)
     if not RareClass(mask).holds(v):
         raise UsageError(
             f"{v} is not in the parity-1 class of mask {mask}: "
@@ -202,7 +208,7 @@ def tally(counts: np.ndarray, worth: np.ndarray, v: int) -> Tally:
     )
 
 
-@dataclass
+@dataclass(repr=False)
 class Counts:
     """Move counts and split counts (docs/counts.md) of value ``v`` at heaps ``lo <= n < hi``.
 
@@ -221,6 +227,17 @@ class Counts:
     move_counts: np.ndarray = field(repr=False)
     split_counts: np.ndarray = field(repr=False)
 
+    def __repr__(self) -> str:
+        how = "every split enumerated" if self.mask is None else f"rare parts from mask {self.mask}"
+        return (f"<Counts {self.code} of value {self.value} at heaps {self.lo:,}..{self.hi - 1:,}: move count "
+                f"mean {self.moves.mean:.3f} (0 at {self.moves.zero:,} heaps), split count mean "
+                f"{self.splits.mean:.3f} (0 at {self.splits.zero:,}); {how}>")
+
+    def _repr_html_(self) -> str:
+        from ..present.notebook import counts_html
+
+        return counts_html(self)
+
     def to_dict(self) -> dict:
         return {
             "code": self.code,
@@ -233,8 +250,11 @@ class Counts:
 
 
 def check_range(values: np.ndarray, v: int, lo: int, hi: int) -> None:
-    if not isinstance(v, (int, np.integer)) or v < 0:
-        raise UsageError(f"a value is a whole number of at least 0, not {v!r}")
+    """Refuse a value ``v`` or a range of heaps ``lo..hi-1`` that are not whole numbers, or a range
+    outside the values."""
+    whole(v, "a value")
+    whole(lo, "the first heap", 1)
+    whole(hi, "the end of the range", 1)
     if not 1 <= lo < hi <= values.size:
         raise UsageError(
             f"the range of heaps must satisfy 1 <= from < to <= {values.size:,}, not {lo:,}..{hi:,}"
@@ -246,18 +266,20 @@ def counts(
     values: np.ndarray,
     v: int,
     *,
-    lo: int = 10_000,
+    lo: int | None = None,
     hi: int | None = None,
     mask: int | None = None,
     on_progress: Callable[[int], None] | None = None,
 ) -> Counts:
-    """Move and split counts of ``v`` at every heap ``lo <= n < hi`` (``hi`` = every heap known).
+    """Move and split counts of ``v`` at every heap ``lo <= n < hi`` (``lo`` = the cut-off of
+    :func:`~grundy.rare.arrivals.cutoff`, at least 1; ``hi`` = every heap known).
 
     ``mask`` picks the parity-1 class holding ``v`` whose heaps are tried as
     the rare part (default: the one with the fewest heaps); ``on_progress``
     gets the number of heaps done.
     """
     code = parse(code)
+    lo = max(1, cutoff(values.size)) if lo is None else lo
     hi = values.size if hi is None else hi
     check_range(values, v, lo, hi)
     s = supply(code, values, int(v), lo, hi, mask, on_progress)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..checks import whole
 from ..codes import Code, parse
 from ..errors import UsageError
 from .counts import check_range, supply
@@ -25,7 +26,7 @@ class Supplier:
     sole: int
 
 
-@dataclass
+@dataclass(repr=False)
 class Ledger:
     """Which rare heaps supply a rare value ``v``, and how concentrated the supply is (docs/counts.md).
 
@@ -47,6 +48,16 @@ class Ledger:
     single: int
     supplies_all: int
     shares: dict[int, float]
+
+    def __repr__(self) -> str:
+        shares = ", ".join(f"top {k} {v:.1%}" for k, v in self.shares.items())
+        return (f"<Ledger {self.code} of value {self.value} over {self.heaps:,} heaps (mask {self.mask}): "
+                f"{len(self.suppliers):,} suppliers below {self.below:,}; {shares}>")
+
+    def _repr_html_(self) -> str:
+        from ..present.notebook import ledger_html
+
+        return ledger_html(self)
 
     @property
     def supplies_below(self) -> int:
@@ -87,8 +98,7 @@ def ledger(
         raise UsageError(
             "0 lies in no parity-1 class, so it has no ledger: choose a value of at least 1"
         )
-    if below < 2:
-        raise UsageError(f"the bound on suppliers must be at least 2, not {below}")
+    below = whole(below, "the bound on suppliers", 2)
     if code.hexadecimal:
         raise UsageError(
             f"{code} has moves that leave three heaps, whose rare parts a ledger cannot name"

@@ -9,6 +9,7 @@ from functools import partial
 
 import numpy as np
 
+from ..checks import whole
 from ..classes import RareClass
 from ..codes import Code, parse
 from ..engine import compute
@@ -45,8 +46,13 @@ class ThinClass:
 
     @classmethod
     def from_dict(cls, d: dict) -> ThinClass:
-        return cls(d["code"], d["mask"], d["parity"], tuple(d["thirds"]), d["length"],
-                   tuple(d["last_values"]))
+        """The class :meth:`to_dict` wrote; ``ValueError``, ``KeyError`` or ``TypeError`` for a
+        dict that no survey writes (a thinning class has heaps in its first stretch)."""
+        thirds = tuple(whole(c, "a count") for c in d["thirds"])
+        if len(thirds) != 3 or thirds[0] < 1 or d["parity"] not in (0, 1):
+            raise ValueError(f"not a thinning class: {d!r}")
+        return cls(str(parse(d["code"])), whole(d["mask"], "a mask", 1), d["parity"], thirds,
+                   whole(d["length"], "a stretch", 1), tuple(whole(v, "a value") for v in d["last_values"]))
 
 
 @dataclass(frozen=True)
@@ -74,8 +80,12 @@ class CodeSurvey:
 
     @classmethod
     def from_dict(cls, d: dict) -> CodeSurvey:
-        return cls(d["code"], d["heaps"], d["max"], d["growing"], d["classes_tried"],
-                   d["thinning"], tuple(ThinClass.from_dict(c) for c in d["best"]))
+        """The outcome :meth:`to_dict` wrote (errors as :meth:`ThinClass.from_dict`)."""
+        if not isinstance(d["growing"], bool):
+            raise TypeError(f"growing is {d['growing']!r}")
+        return cls(str(parse(d["code"])), whole(d["heaps"], "heaps", 1), whole(d["max"], "a value"),
+                   d["growing"], whole(d["classes_tried"], "a count"), whole(d["thinning"], "a count"),
+                   tuple(ThinClass.from_dict(c) for c in d["best"]))
 
 
 def survey_code(
@@ -163,7 +173,7 @@ def rare_survey(
     interrupted survey resumes and a repeated one computes nothing.
     ``on_code(done)`` is called after each code.
     """
-    from ..catalogue import Catalogue
+    from ..catalogue import Catalogue, CatalogueError
     from ..runner import Records, run
 
     options = {"heaps": heaps, "sigmas": float(sigmas), "keep": keep, "growing_only": growing_only}
@@ -179,8 +189,15 @@ def rare_survey(
             executor=executor,
             on_progress=None if on_code is None else lambda done, total: on_code(done),
         )
-        found = {r["code"]: CodeSurvey.from_dict(r)
-                 for r in catalogue.records("rare-survey", options, codes=names)}
+        found = {}
+        for r in catalogue.records("rare-survey", options, codes=names):
+            try:
+                found[r["code"]] = CodeSurvey.from_dict(r)
+            except (KeyError, TypeError, ValueError) as exc:
+                raise CatalogueError(
+                    f"{catalogue.path}: a stored rare-survey record is corrupt ({exc!r}): delete the "
+                    "file, or store the survey in another one"
+                ) from None
     finally:
         if own:
             catalogue.close()
