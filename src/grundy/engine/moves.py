@@ -3,11 +3,35 @@
 Marking the moves that leave at most one heap, and listing the sizes
 ``m = n - k`` that a split digit ``k`` cuts in two, are the same in every
 engine; only what is done with the splits differs.
+
+**Unequal splits.**  A split digit reaches a kernel as one int64 word of the
+``split`` array (:func:`split_digits`): ``k``, plus ``1 << 32`` when the digit
+carries ``!`` (its two heaps must differ).  :func:`_split_sizes` keeps that
+bit on each size it writes, ``m | u << 32``, and a kernel reads an entry of
+``ms`` through :func:`_size` (``m``) and :func:`_top` (the largest smaller
+part ``a`` of a split ``(a, m - a)``: ``m // 2``, or ``(m - 1) // 2`` when
+the heaps must differ).  So a kernel that scans ``1 <= a <= _top(e)`` never
+meets the equal split ``(m/2, m/2)`` of a ``!`` digit; one that walks the
+rare heaps ``x < m`` skips ``x = m/2`` itself.  For codes without ``!``
+every word is the plain ``k`` and every ``ms`` entry the plain ``m``.
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from ._jit import kernel
+
+UNEQUAL_BIT = 32
+"""The bit of a ``split`` word (and of an ``ms`` entry) that says the two heaps must differ."""
+
+
+def split_digits(code) -> np.ndarray:
+    """The split digits of ``code`` as the kernels take them: ``k``, plus ``1 << 32`` for a ``!``
+    digit (module docstring)."""
+    return np.asarray(
+        [k | (int(k in code.unequal) << UNEQUAL_BIT) for k in code.split_two], dtype=np.int64
+    )
 
 
 @kernel
@@ -23,10 +47,26 @@ def _mark_small_moves(g, n, take_all, leave_one, seen, stamp):
 
 @kernel
 def _split_sizes(n, split, ms):
-    """Write into ``ms`` each ``m = n - k >= 2`` (``k`` a split digit); return how many."""
+    """Write into ``ms`` each ``m = n - k`` of a split digit that can split it (``m >= 2``, or
+    ``m >= 3`` when its heaps must differ), with the digit's bit 32 kept; return how many."""
     nm = 0
-    for k in split:
-        if n - k >= 2:
-            ms[nm] = n - k
+    for e in split:
+        u = e >> 32
+        m = n - (e & 0xFFFFFFFF)
+        if m >= 2 + u:
+            ms[nm] = m | (u << 32)
             nm += 1
     return nm
+
+
+@kernel
+def _size(e):
+    """The size ``m`` of an entry of ``ms`` (:func:`_split_sizes`)."""
+    return e & 0xFFFFFFFF
+
+
+@kernel
+def _top(e):
+    """The largest smaller part ``a`` of a split ``(a, m - a)`` of an entry of ``ms``: ``m // 2``,
+    or ``(m - 1) // 2`` when the digit's heaps must differ."""
+    return ((e & 0xFFFFFFFF) - (e >> 32)) >> 1
