@@ -88,8 +88,9 @@ def test_sparse_engine_is_exact_for_every_class_with_unequal_splits(code, bits, 
     if sparse.split_parity(code) is None:
         position = False
     want = compute(code, heaps, engine="dense")
-    got, stats = sparse.run(code, heaps, want[: min(known, heaps - 1)], mask=sparse.even_class(bits, position))
-    assert np.array_equal(got, want) and got.dtype == want.dtype
+    mask = sparse.even_class(bits, position)
+    got, stats = sparse.run(code, heaps, want[: min(known, heaps - 1)], mask=mask)
+    assert np.array_equal(got, want) and got.dtype == want.dtype and stats.rare_class == mask
     if heaps <= 400:
         assert wrong_heaps(code, want) == []
 
