@@ -27,6 +27,7 @@ from .classes import RareClass
 from .codes import Code, parse
 from .engine.sparse import even_class
 from .errors import GrundyError, UsageError
+from .periods import window
 
 STATUSES = ("trivial", "solved", "unsolved")
 
@@ -93,10 +94,11 @@ class Game:
 
     @property
     def window(self) -> int | None:
-        """The Guy–Smith window ``2s + 2p + t`` of the published period (None when unsolved)."""
+        """The Guy–Smith window of the published period (:func:`grundy.periods.window`; None
+        when unsolved)."""
         if self.start is None:
             return None
-        return 2 * (self.start + self.period) + self.code.t
+        return window(self.start, self.period, self.code)
 
     @property
     def mask(self) -> RareClass | None:
