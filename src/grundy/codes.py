@@ -131,6 +131,12 @@ class Code:
         return f"Code({str(self)!r})"
 
 
+def shell_word(text: str) -> str:
+    """``text`` (a code as printed) as one word of a command line: quoted when it holds a ``!``,
+    which an interactive shell would otherwise expand."""
+    return f"'{text}'" if UNEQUAL in text else text
+
+
 def _check_unequal(ch: str, digit: int, where: str) -> None:
     """Refuse a ``!`` on a digit that does not split a heap in exactly two."""
     if not digit & 4:
