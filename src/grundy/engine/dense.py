@@ -30,7 +30,7 @@ import numpy as np
 from ..errors import ValueRangeError
 from ._jit import kernel
 from .chunks import CHUNK_SECONDS, FIRST_CHUNK, next_chunk
-from .moves import _mark_small_moves, _size, _split_sizes, _top, split_digits
+from .moves import _mark_small_moves, _split_sizes, split_digits
 
 BLOCK = 128
 """Pairs in the first vectorised block of a scan; a found candidate costs one block of marking."""
@@ -124,10 +124,11 @@ def _splits_have(g, r, ms, L, c, top, seen, stamp, offs, block, block_max):
     one = np.uint64(1)
     for j0 in range(0, ms.shape[0], 3):
         nk = min(3, ms.shape[0] - j0)
-        hmin = _top(ms[j0])
+        hmin = ms[j0] & 0xFFFFFFFF
         for j in range(nk):
-            offs[j] = np.uint64(L - 1 - _size(ms[j0 + j]))
-            hmin = min(hmin, _top(ms[j0 + j]))
+            e = ms[j0 + j]
+            offs[j] = np.uint64(L - 1 - (e & 0xFFFFFFFF))
+            hmin = min(hmin, ((e & 0xFFFFFFFF) - (e >> 32)) >> 1)
         hmin = np.uint64(hmin)
         a0 = one
         size = np.uint64(block)
@@ -139,7 +140,8 @@ def _splits_have(g, r, ms, L, c, top, seen, stamp, offs, block, block_max):
             a0 = a1
             size = min(size + size, np.uint64(block_max))
         for j in range(nk):
-            h = np.uint64(_top(ms[j0 + j]))
+            e = ms[j0 + j]
+            h = np.uint64(((e & 0xFFFFFFFF) - (e >> 32)) >> 1)
             o = offs[j]
             for a in range(hmin + one, h + one):
                 if (g[a] ^ r[o + a]) == c:
