@@ -14,9 +14,9 @@ from grundy.classes import RareClass
 
 grundys_game = script("grundys_game")
 
-PROSE = (1939, 4, 0, 1, 3600, grundys_game.BLOCK // 10)
+PROSE = (1939, 4, 0, 1, 3600)
 """Numbers of the page's prose: Grundy's year, the chapter of Winning Ways, the memoryless and the
-scheduled gap ratio, the hour of the issue, the block of the figure."""
+scheduled gap ratio, the hour of the issue."""
 
 
 @pytest.fixture(scope="module")

@@ -36,7 +36,7 @@ from grundy.classes import RareClass, fewest, rare_heaps
 from grundy.codes import GRUNDYS_GAME, parse
 from grundy.engine import sparse
 from grundy.figures import rare as rare_figures
-from grundy.figures import save
+from grundy.figures import save, subplots
 from grundy.periods import reading
 from grundy.settle import settle
 
@@ -143,6 +143,15 @@ def settle_family(cache: Path, ns, seconds: float, max_heaps: int, log: Log) -> 
 
 
 # ---------------------------------------------------------------- analysis
+
+
+def listed(code: str) -> dict:
+    """The published entry of a code's equivalent game (Czajka's lookup covers 1..3 digits)."""
+    eq = published.equivalent(code)
+    game = published.game(eq) if eq is not None else None
+    if game is None:
+        return {"listed_as": None, "listed_status": None, "listed_period": None}
+    return {"listed_as": game.name, "listed_status": game.status, "listed_period": game.period}
 
 
 def powers(values: np.ndarray, rare: np.ndarray) -> list[dict]:
@@ -282,21 +291,37 @@ def run(out_dir: Path, cache: Path, budget: float, max_heaps: int, family_ns, fa
     }
     past = published.game(CODE).heaps
     result["rare_past_czajka"] = [pair for pair in result["rare"] if pair[0] >= past]
+    result["first_at_least"] = [
+        [1 << b, next(h for h, v in result["records"] if v >= 1 << b)]
+        for b in range(1, top.bit_length())
+    ]
     log("the family 0.0n7")
-    result["family"] = settle_family(cache, family_ns, family_seconds, family_heaps, log)
+    result["family"] = [dict(row, **listed(row["code"]))
+                        for row in settle_family(cache, family_ns, family_seconds, family_heaps, log)]
     result["family_seconds"] = family_seconds
     result["family_max_heaps"] = family_heaps
     log("figures")
     figs = out_dir / "grundys_game"
-    save(rare_figures.strip(arr), figs / "strip.png")
-    head = rare.arrivals(CODE, values[: min(n, 4 * (result["last_rare"] or n) // 3 + 1)], best,
-                         after=1, block=max(1, BLOCK // 10))  # fmt: skip
-    save(rare_figures.blocks(head), figs / "blocks.png")
-    result["head_heaps"] = head.heaps
-    result["head_block"] = head.block
-    result["figures"] = ["grundys_game/strip.png", "grundys_game/blocks.png"]
+    strip = rare_figures.strip(arr)
+    strip.axes[0].set_xscale("log")
+    strip.axes[0].set_xlim(1, n)
+    save(strip, figs / "strip.png")
+    save(doubling_figure(result), figs / "doubling.png")
+    result["figures"] = ["grundys_game/strip.png", "grundys_game/doubling.png"]
     log("done")
     return result
+
+
+def doubling_figure(r: dict):
+    """Rare heaps per stretch ``[2^k, 2^(k+1))``, against ``k``: arrivals over eight decades."""
+    fig, ax = subplots(figsize=(8, 3.5))
+    ks = [d["from"].bit_length() - 1 for d in r["doubling"]]
+    ax.bar(ks, [d["rare_heaps"] for d in r["doubling"]], width=0.8, color="tab:blue")
+    ax.set_xlabel("k: the stretch of heaps 2^k to 2^(k+1) - 1")
+    ax.set_ylabel("rare heaps")
+    ax.set_title(f"{r['code']}: rare heaps per doubling stretch, to {r['heaps']:,} heaps\n"
+                 f"class mask {r['mask']}, parity 0: the sparse-space convention")  # fmt: skip
+    return fig
 
 
 # ---------------------------------------------------------------- the page
@@ -325,8 +350,13 @@ def page(r: dict) -> str:
     pub = r["published"]
     cz, fl, oe = pub["czajka"], pub["flammenkamp"], pub["oeis"]
     budget_words = (
-        f"a budget of {r['budget_seconds']:,.0f} CPU seconds, of which the runs used "
-        f"{r['seconds']:,.0f}"
+        f"{r['seconds']:,.0f} CPU seconds (the budget was {r['budget_seconds']:,.0f}; a run stops "
+        "at the first chunk past it)"
+    )
+    runs = (
+        "one run on one core"
+        if r["run_count"] == 1
+        else f"{r['run_count']} runs on one core, each resuming from the values kept in the cache"
     )
     L = [
         "# Grundy's game",
@@ -340,9 +370,8 @@ def page(r: dict) -> str:
         "## How deep",
         "",
         (
-            f"The sparse engine computed **{n:,} heaps** with {budget_words} "
-            f"({r['run_count']} run{'s' if r['run_count'] != 1 else ''} on one core, each resuming "
-            "from the values kept in the cache). The issue asks for an hour; this machine was shared by four "
+            f"The sparse engine computed **{n:,} heaps** with {budget_words}, in {runs}. "
+            "The issue asks for an hour; this machine was shared by four "
             "engineers when the page was made, so the budget was smaller, at the lowest priority. "
             "`--budget 3600` runs the hour: it resumes from the values kept and spends the rest. "
             "Threads (the frontier engine) would go further in the same hour; they are not in this "
@@ -436,9 +465,9 @@ def page(r: dict) -> str:
             + "."
         ),
         "",
-        "![every rare heap](grundys_game/strip.png)",
+        "![every rare heap, the heaps on a logarithmic scale](grundys_game/strip.png)",
         "",
-        f"![rare heaps per block of {r['head_block']:,}, to heap {r['head_heaps']:,}](grundys_game/blocks.png)",
+        "![rare heaps per doubling stretch](grundys_game/doubling.png)",
         "",
         "## Every rare heap",
         "",
@@ -465,6 +494,10 @@ def page(r: dict) -> str:
     L += [
         "```",
         "",
+        "The first heap worth at least each power of two: "
+        + ", ".join(f"{v:,} at heap {h:,}" for v, h in r["first_at_least"])
+        + ".",
+        "",
         "## Beside the published tables",
         "",
         (
@@ -476,7 +509,13 @@ def page(r: dict) -> str:
             f"shipped holds his list through heap {fl['through']}, {fl['listed']} heaps: "
             + ("ours are the same heaps with the same values" if fl["agree"] else "**ours differ**")
             + f". He says {fl['known']:,} are known; with heap 0 this run has "
-            f"{fl['rare_heaps_with_heap_0']:,} in his class."
+            f"{fl['rare_heaps_with_heap_0']:,} in his class"
+            + (
+                f", the same number, the last at heap {_opt(r['last_rare'])} and none after it to "
+                f"{n:,} heaps."
+                if fl["rare_heaps_with_heap_0"] == fl["known"]
+                else "."
+            )
         ),
     ]
     if cz.get("reached", True):
@@ -498,7 +537,8 @@ def page(r: dict) -> str:
                 )
                 + (
                     f" Past his depth this run found {len(later)} more rare heap"
-                    f"{'s' if len(later) != 1 else ''}: "
+                    f"{'s' if len(later) != 1 else ''}, worth {min(v for _, v in later)} to "
+                    f"{max(v for _, v in later)}: "
                     + ", ".join(f"heap {h:,} worth {v}" for h, v in later) + "."
                     if later
                     else f" Past his depth, to {n:,} heaps, this run found no rare heap."
@@ -517,23 +557,32 @@ def page(r: dict) -> str:
             f"{r['family_seconds']:,.0f} CPU seconds and {r['family_max_heaps']:,} heaps:"
         ),
         "",
-        "| n | code | status | period | from heap | window | heaps | largest | mask |",
-        "|---:|---|---|---:|---:|---:|---:|---:|---|",
+        "| n | code | status | period | from heap | window | heaps | largest | mask | listed as |",
+        "|---:|---|---|---:|---:|---:|---:|---:|---|---|",
     ]
     for f in r["family"]:
+        where = (
+            f"`{f['listed_as']}`, {f['listed_status']}"
+            + (f", period {f['listed_period']:,}" if f["listed_period"] else "")
+            if f["listed_as"]
+            else "–"
+        )
         L.append(
             f"| {f['n']} | `{f['code']}` | {'certified' if f['settled'] else 'not settled'} | "
             f"{_opt(f['period'])} | {_opt(f['start'])} | {_opt(f['window'])} | {f['heaps']:,} | "
-            f"{f['max']} | {f['mask'] or '–'} |"
+            f"{f['max']} | {f['mask'] or '–'} | {where} |"
         )
     settled = sum(1 for f in r["family"] if f["settled"])
     L += [
         "",
         (
-            f"{settled} of the {len(r['family'])} settle. Flammenkamp's periods and starts for "
-            "this family could not be put beside them: his pages say the tables exist, but no copy "
-            "of them could be reached when this page was made (`src/grundy/data/README.md`), and "
-            "none is typed in from memory."
+            f"{settled} of the {len(r['family'])} settle within that budget; a longer one "
+            "(`--family-seconds`) may settle more. Where Czajka's lookup of the codes of one to three "
+            "digits names the same game, the table says what it is listed as (an equivalent game "
+            "may count its heaps from another point, so its start is not compared). "
+            "Flammenkamp's own periods and starts for this family could not be put beside them: "
+            "his pages say the tables exist, but no copy of them could be reached when this page "
+            "was made (`src/grundy/data/README.md`), and none is typed in from memory."
         ),
         "",
     ]
