@@ -177,10 +177,10 @@ def test_unequal_digits_parse_and_print(text, digits, unequal, canonical):
 def test_grundys_game():
     g = parse("grundy")
     assert g == Code((4,), (0,)) != parse("4") and g.t == 0
-    assert g.split_two == (0,) and g.equal_splits == () and g.moves == (Move(0, 2),)
+    assert g.split_two == (0,) and g.unequal == (0,) and g.moves == (Move(0, 2),)
     assert [g.split_top(0, m) for m in range(1, 8)] == [0, 0, 1, 1, 2, 2, 3]
     assert [parse("4").split_top(0, m) for m in range(1, 8)] == [0, 1, 1, 2, 2, 3, 3]
-    assert parse("·64!").equal_splits == (1,) and parse("·64!").unequal == (2,)
+    assert parse("·64!").split_two == (1, 2) and parse("·64!").unequal == (2,)
 
 
 @pytest.mark.parametrize(

@@ -95,11 +95,6 @@ class Code:
         """k such that removing k may leave two non-empty heaps (bit 4; k = 0 when d0 = 4)."""
         return self.ks(4)
 
-    @property
-    def equal_splits(self) -> tuple[int, ...]:
-        """k whose split in two may leave two equal heaps (bit 4 without ``!``)."""
-        return tuple(k for k in self.split_two if k not in self.unequal)
-
     def split_top(self, k: int, rest: int) -> int:
         """The largest smaller part ``a`` of a split ``(a, rest - a)`` by digit ``k``: ``rest // 2``,
         or ``(rest - 1) // 2`` when its heaps must differ."""
