@@ -32,6 +32,8 @@ def wrong_heaps(code: Code | str, values) -> list[int]:
             m = n - k
             if m >= 2:
                 a = np.arange(1, m // 2 + 1)
+                if k in code.unequal:  # '!': the two heaps must differ
+                    a = a[a != m - a]
                 options.append(g[a] ^ g[m - a])
         seen = np.unique(np.concatenate(options)) if options else np.zeros(0, np.int64)
         gaps = np.flatnonzero(seen != np.arange(seen.size))

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from grundy.codes import Code, Move, family, parse
+from grundy.codes import Code, Move, family, file_safe, parse
 from grundy.errors import CodeError
 
 
@@ -146,3 +146,85 @@ def test_every_suggestion_parses(text):
 def test_bare_four_is_the_split_only_game():
     assert parse("4") == parse("4·") == Code((4,))
     assert parse("4").moves == (Move(0, 2),)
+
+
+# ---------------------------------------------------------------- unequal splits ('!')
+
+
+@pytest.mark.parametrize(
+    "text, digits, unequal, canonical",
+    [
+        ("4!·0", (4,), (0,), "4!·"),
+        ("4!.0", (4,), (0,), "4!·"),
+        ("4!", (4,), (0,), "4!·"),
+        ("grundy", (4,), (0,), "4!·"),
+        ("Grundys-Game", (4,), (0,), "4!·"),
+        ("·4!", (0, 4), (1,), "·4!"),
+        (".64!", (0, 6, 4), (2,), "·64!"),
+        ("0.4!4!", (0, 4, 4), (1, 2), "·4!4!"),
+        ("4!.07", (4, 0, 7), (0,), "4!·07"),
+        ("4.7!", (4, 7), (1,), "4·7!"),
+        ("0x·4!8", (0, 4, 8), (1,), "0x·4!8"),
+        ("4·0", (4,), (), "4·"),
+    ],
+)
+def test_unequal_digits_parse_and_print(text, digits, unequal, canonical):
+    code = parse(text)
+    assert (code.digits, code.unequal, str(code)) == (digits, unequal, canonical)
+    assert parse(canonical) == code
+
+
+def test_grundys_game():
+    g = parse("grundy")
+    assert g == Code((4,), (0,)) != parse("4") and g.t == 0
+    assert g.split_two == (0,) and g.unequal == (0,) and g.moves == (Move(0, 2),)
+    assert [g.split_top(0, m) for m in range(1, 8)] == [0, 0, 1, 1, 2, 2, 3]
+    assert [parse("4").split_top(0, m) for m in range(1, 8)] == [0, 1, 1, 2, 2, 3, 3]
+    assert parse("·64!").split_two == (1, 2) and parse("·64!").unequal == (2,)
+
+
+@pytest.mark.parametrize(
+    "text, culprit",
+    [
+        ("·3!", "digit '3' in '·3!'"),
+        ("0!·4", "digit '0'"),
+        ("!·4", "at the start"),
+        ("·!4", "after the point"),
+        ("·4!!", "another '!'"),
+        ("0x·c!", "splits a heap in three"),
+        ("0x·9!", "digit '9'"),
+        ("kayles", "nor the name of a game (grundy, grundys-game)"),
+        ("abc", "unexpected character 'a'"),
+    ],
+)
+def test_bad_unequal_marks_and_names(text, culprit):
+    with pytest.raises(CodeError) as err:
+        parse(text)
+    assert culprit in str(err.value) and "\n" not in str(err.value)
+
+
+def test_code_refuses_bad_unequal_digits():
+    with pytest.raises(CodeError):
+        Code((0, 3), (1,))
+    with pytest.raises(CodeError):
+        Code((0, 4), (2,))
+    assert Code((0, 4, 4), [2, 1, 2]).unequal == (1, 2)
+
+
+@given(
+    st.lists(st.integers(0, 7), min_size=0, max_size=4),
+    st.integers(1, 7),
+    st.sampled_from([0, 4]),
+    st.sets(st.integers(0, 5)),
+)
+def test_unequal_format_parse_round_trip(rest, last, d0, marks):
+    digits = (d0, *rest, last)
+    code = Code(digits, tuple(k for k in marks if k < len(digits) and digits[k] & 4))
+    assert parse(str(code)) == code
+
+
+def test_file_names_hold_no_bang():
+    assert file_safe(str(parse("grundy"))) == "4u·"
+    assert file_safe(str(parse("·64!"))) == "·64u"
+    names = {file_safe(str(Code((0, 4, d), u))) for d in (4, 5) for u in ((), (1,), (2,), (1, 2))}
+    assert len(names) == 8 and not any("!" in n for n in names)

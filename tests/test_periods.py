@@ -203,3 +203,56 @@ def test_an_arithmetic_reading_needs_three_periods():
     assert arithmetic_reading(np.array([0, 3, 1, 4]), 2) is None
     r = arithmetic_reading(np.array([0, 3, 1, 4, 7]), 2)
     assert (r.start, r.period, r.saltus, r.certified) == (2, 1, 3, False)
+
+
+# ---------------------------------------------------------------- unequal splits ('!')
+
+UNEQUAL = [Code(c.digits, (k,)) for c in SMALL for k in c.split_two]
+
+
+def test_unequal_windows():
+    """``W = max(2s + 2p + t, 2s + 3p + u)``, tight one less (docs/periodicity.md)."""
+    six = parse("·6!")
+    assert window(2, 3, six) == 14 and tight_window(2, 3, six) == 13
+    assert window(2, 3, parse("·6")) == 11
+    assert window(5, 1, parse("·4!07")) == 2 * 5 + 2 * 1 + 3 == 15 > 2 * 5 + 3 * 1 + 1
+    assert (window(8, 5, parse("grundy")), tight_window(8, 5, parse("grundy"))) == (31, 30)
+    starts, periods = np.array([2, 8]), np.array([3, 5])
+    assert window(starts, periods, six).tolist() == [window(2, 3, six), window(8, 5, six)]
+
+
+def test_unequal_window_is_needed_and_sharp():
+    """``·6!`` reads period 3 from heap 2 up to depth 12 and breaks at the next heap: that is the
+    octal window 11 passed, and one heap short of the tight window 13 of a ``!`` digit."""
+    code = parse("·6!")
+    g = compute(code, 40)
+    assert held_to(g, 2, 3) == 12 == tight_window(2, 3, code) - 1
+    r = reading(g, code, 12)
+    assert pair(r) == (2, 3) and not r.certified and 12 >= window(2, 3, parse("·6"))
+    assert reading(g, code, 13) is None
+
+
+def test_the_octal_window_would_certify_a_false_period_of_a_settled_code():
+    """``4!·32`` settles (period 5 from heap 25), but first reads period 5 from heap 8 to depth
+    29: past the octal window 28, one short of the tight window 30 that ``!`` needs."""
+    code = parse("4!·32")
+    g = compute(code, 400)
+    tr = trajectory(g, code)
+    assert tr.certified and pair(tr.final) == (25, 5)
+    false = {(f.start, f.period): f for f in tr.false_readings}
+    f = false[(8, 5)]
+    assert f.held_to == 29 == tight_window(8, 5, code) - 1 and f.held_to >= 2 * (8 + 5) + code.t
+
+
+@pytest.mark.parametrize("code", UNEQUAL, ids=str)
+def test_unequal_windows_against_extended_computation(code):
+    """Every certified reading of a 1–2 digit code with one ``!`` holds to three times its window,
+    and no false reading reaches its tight window."""
+    g = compute(code, 300)
+    tr = trajectory(g, code)
+    for f in tr.false_readings:
+        assert f.held_to < tight_window(f.start, f.period, code)
+    if tr.certified:
+        far = compute(code, max(3 * tr.certificate_depth, 600))
+        assert held_to(far, tr.final.start, tr.final.period) == far.size
+        assert tr.certificate_depth == window(tr.final.start, tr.final.period, code)

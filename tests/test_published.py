@@ -9,7 +9,7 @@ import pytest
 from grundy import published
 from grundy.classes import RareClass
 from grundy.codes import parse
-from grundy.engine import compute
+from grundy.engine import compute, compute_with_stats
 from grundy.published import PublishedDataError, expand
 from grundy.settle import settle
 from grundy.trajectory import trajectory
@@ -22,12 +22,15 @@ CERTIFICATE_LIMIT = 10**6
 
 
 def test_the_tables_are_whole():
-    assert len(TRIVIAL) == 82 and len(SOLVED) == 10 and len(published.games("unsolved")) == 82
+    assert len(TRIVIAL) == 82 and len(SOLVED) == 10 and len(published.games("unsolved")) == 83
     table = published.lookup()
     assert len(table) == 511 and all(1 <= code.t <= 3 for code in table)
     listed = {g.code for g in published.games()}
     assert all(eq == code or eq in listed for code, eq in table.items())
-    assert {e.a_number for e in OEIS} >= {"A002186", "A002187"}
+    assert {e.a_number for e in OEIS} >= {"A002186", "A002187", "A002188"}
+    grundy = published.game("grundy")
+    assert grundy.name == "Grundy's" and grundy.status == "unsolved" and grundy.heaps == 1 << 21
+    assert published.oeis("4!·0").a_number == "A002188" and len(published.oeis("grundy").terms) == 105
 
 
 def test_lookups():
@@ -110,9 +113,32 @@ def test_solved_game_settles_at_its_published_period(g):
     assert (r.start, r.period, r.window) == (g.start, g.period, g.window)
 
 
+def test_grundys_game_has_flammenkamps_sparse_heaps():
+    """Every heap through the end of the published list whose value has an even number of ones
+    without its lowest bit (mask ``0111…``, heap 0 included) is listed, with its value."""
+    listed = published.flammenkamp_grundy()
+    assert listed.code == parse("grundy") and listed.known == 1287 and len(listed.values) == 48
+    g = compute("grundy", listed.through + 1)
+    top = int(g.max()).bit_length()
+    mask = RareClass((1 << top) - 2, 0)
+    ours = [(n, int(v)) for n, v in enumerate(g) if mask.holds(int(v))]
+    assert tuple(ours) == listed.values
+
+
+@pytest.mark.slow
+def test_grundys_game_to_2_21_against_czajkas_unsolved_list():
+    """The sparse statistics of Czajka's table at 2^21 heaps (its counts include heap 0)."""
+    listed = published.game("grundy")
+    values, stats = compute_with_stats("grundy", listed.heaps, engine="sparse")
+    assert stats.rare_class == listed.mask
+    assert stats.rare_heaps + 1 == listed.rare_heaps and stats.last_rare == listed.last_rare
+    assert (stats.max, stats.argmax) == (listed.largest, listed.largest_heap)
+    assert int(values.max()) == values[listed.largest_heap] == listed.largest
+
+
 def test_a_missing_table_is_an_error(monkeypatch, tmp_path):
     monkeypatch.setattr(published.resources, "files", lambda package: tmp_path)
-    for cached in (published._games, published._lookup, published._oeis):
+    for cached in (published._games, published._lookup, published._oeis, published.flammenkamp_grundy):
         cached.cache_clear()
     try:
         with pytest.raises(PublishedDataError, match="trivial_games.csv is missing"):
@@ -121,8 +147,10 @@ def test_a_missing_table_is_an_error(monkeypatch, tmp_path):
             published.equivalent("·137")
         with pytest.raises(PublishedDataError, match="oeis.csv is missing"):
             published.oeis("·77")
+        with pytest.raises(PublishedDataError, match="flammenkamp_grundy.csv is missing"):
+            published.flammenkamp_grundy()
     finally:
         monkeypatch.undo()
-        for cached in (published._games, published._lookup, published._oeis):
+        for cached in (published._games, published._lookup, published._oeis, published.flammenkamp_grundy):
             cached.cache_clear()
     assert len(published.games("trivial")) == 82

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .codes import Code, parse
+from .codes import Code, file_safe, parse
 from .engine.sparse import SparseStats
 from .errors import SequenceFileError, StoreError
 from .sequence import Sequence, StoredSequence, paths
@@ -56,8 +56,9 @@ def cache_dir() -> Path:
 
 
 def file_stem(code: Code) -> str:
-    """A file name for ``code`` (``·137`` becomes ``137``, ``4·07`` becomes ``4.07``)."""
-    return str(code).replace("·", ".").removeprefix(".")
+    """A file name for ``code`` (``·137`` becomes ``137``, ``4·07`` becomes ``4.07``, ``·4!``
+    becomes ``4u``: :func:`grundy.codes.file_safe`)."""
+    return file_safe(str(code)).replace("·", ".").removeprefix(".")
 
 
 def scratch_path(code: Code | str) -> Path:

@@ -39,6 +39,25 @@ the literature does, and reports the tight one beside it.  The argument needs
 ``s >= 1``: with ``s = 0`` a part ``x - p`` may be empty, and a pattern that
 includes heap 0 can reach its window and be false (``·4``).
 
+Unequal splits (a digit ``k`` with ``!``).  The split ``(x, y)``, ``x > y``,
+of ``m + p - k`` maps to ``(x - p, y)``, which is no move when
+``x - p = y``: the split ``(y + p, y)`` with ``y = (m - k)/2``, whose image
+``(y, y)`` is the equal split the digit forbids.  For ``y >= s`` it is worth
+``G(y + p) XOR G(y) = 0``, a value heap ``m`` may not have.  Shifting the
+smaller part instead, ``(y + p, y - p)``, is a move from ``m`` (its parts
+differ) worth the same once ``y >= s + p``.  So the extra condition is
+``(m - k)/2 >= s + p`` whenever ``m - k`` is even, which holds for every
+``m >= 2s + 2p + k - 1`` (at ``m = 2s + 2p + k - 1`` the rest ``m - k`` is
+odd).  The other direction is unaffected: ``(x, y)`` from ``m`` becomes
+``(x + p, y)``, still unequal.  With ``u`` the largest ``!`` digit, values
+through heap ``2s + 3p + u - 2`` certify, and the windows become
+
+    ``W = max(r(s + p) + t, 2s + 3p + u)``, tight ``max(r(s + p) + t - (r-1), 2s + 3p + u - 1)``,
+
+(``2s + 3p`` and ``2s + 3p - 1`` for Grundy's game).  The tight one is
+sharp: ``·6!`` holds period 3 from heap 2 to depth 12, one heap short of its
+tight window 13 and past the octal window 11 (tests/test_periods.py).
+
 Arithmetic periodicity (docs/arithmetic.md)
 -------------------------------------------
 ``G(i + p) = G(i) + S`` with saltus ``S > 0`` for ``i >= s``, read by the same
@@ -109,15 +128,35 @@ def parts(code: int | Code) -> int:
     return 3 if isinstance(code, Code) and code.hexadecimal else 2
 
 
-def window(start: int, period: int, code: int | Code) -> int:
-    """The Guy–Smith window ``r(start + period) + t`` (``r`` = :func:`parts`)."""
+def largest_unequal(code: int | Code) -> int | None:
+    """The largest ``k`` whose split must leave unequal heaps (a ``!`` digit), or None."""
+    return code.unequal[-1] if isinstance(code, Code) and code.unequal else None
+
+
+def window(start, period, code: int | Code):
+    """The Guy–Smith window ``r(start + period) + t`` (``r`` = :func:`parts`), and at least
+    ``2·start + 3·period + u`` when ``u`` is the largest ``!`` digit (module docstring).
+
+    ``start`` and ``period`` may be arrays of the same shape (one window each).
+    """
     t = code.t if isinstance(code, Code) else int(code)
-    return parts(code) * (start + period) + t
+    w = parts(code) * (start + period) + t
+    u = largest_unequal(code)
+    return w if u is None else _larger(w, 2 * start + 3 * period + u)
 
 
-def tight_window(start: int, period: int, code: int | Code) -> int:
-    """The depth that the theorem's proof really needs: ``window - (r - 1)``."""
-    return window(start, period, code) - (parts(code) - 1)
+def tight_window(start, period, code: int | Code):
+    """The depth that the theorem's proof really needs: ``window - (r - 1)``, and at least
+    ``2·start + 3·period + u - 1`` with a ``!`` digit ``u`` (module docstring)."""
+    t = code.t if isinstance(code, Code) else int(code)
+    w = parts(code) * (start + period) + t - (parts(code) - 1)
+    u = largest_unequal(code)
+    return w if u is None else _larger(w, 2 * start + 3 * period + u - 1)
+
+
+def _larger(a, b):
+    """The larger of two windows, elementwise for arrays (whole numbers stay ``int``)."""
+    return np.maximum(a, b) if isinstance(a, np.ndarray) else max(a, b)
 
 
 def reading(

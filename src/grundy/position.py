@@ -284,7 +284,7 @@ def parts_after(code: Code, n: int) -> Iterator[tuple[int, tuple[int, ...]]]:
         if d & 2 and k >= 1 and rest >= 1:
             yield k, (rest,)
         if d & 4:
-            for a in range(1, rest // 2 + 1):
+            for a in range(1, code.split_top(k, rest) + 1):
                 yield k, (a, rest - a)
         if d & 8:
             for a in range(1, rest // 3 + 1):

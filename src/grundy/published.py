@@ -27,8 +27,14 @@ from .classes import RareClass
 from .codes import Code, parse
 from .engine.sparse import even_class
 from .errors import GrundyError, UsageError
+from .periods import window
 
 STATUSES = ("trivial", "solved", "unsolved")
+SOURCE_NAMES = {"Grundy's": "grundy"}
+"""Games the tczajka/octal-games lists name instead of writing a code."""
+FLAMMENKAMP_GRUNDY = "http://wwwhomes.uni-bielefeld.de/achim/grundy.html"
+FLAMMENKAMP_GRUNDY_KNOWN = 1287
+"""How many sparse values of Grundy's game Flammenkamp's page says are known (its introduction)."""
 
 
 class PublishedDataError(GrundyError):
@@ -74,7 +80,9 @@ class Game:
     heap 0 in ``pre(block)`` notation (trivial games).  ``rare_mask``,
     ``rare_heaps``, ``last_rare`` are the sparse-space statistics the source
     gives (its rare counts include heap 0) and ``heaps`` the depth they were
-    computed to (unsolved games).  ``source`` names the file and commit.
+    computed to (unsolved games), ``largest`` the largest value to that depth
+    and ``largest_heap`` where it is (the source's "largest idx").  ``source``
+    names the file and commit.
     """
 
     code: Code
@@ -89,14 +97,17 @@ class Game:
     rare_heaps: int | None
     last_rare: int | None
     heaps: int | None
+    largest: int | None
+    largest_heap: int | None
     source: str
 
     @property
     def window(self) -> int | None:
-        """The Guy–Smith window ``2s + 2p + t`` of the published period (None when unsolved)."""
+        """The Guy–Smith window of the published period (:func:`grundy.periods.window`; None
+        when unsolved)."""
         if self.start is None:
             return None
-        return 2 * (self.start + self.period) + self.code.t
+        return window(self.start, self.period, self.code)
 
     @property
     def mask(self) -> RareClass | None:
@@ -135,7 +146,7 @@ def _games() -> dict[Code, Game]:
             raise PublishedDataError(
                 f"unknown status {r['status']!r} of {r['game']} in tczajka_games.csv"
             )
-        code = parse(r["game"])
+        code = parse(SOURCE_NAMES.get(r["game"], r["game"]))
         prefix = _int(r["prefix"])
         mine = ours.pop(code, None)
         if r["status"] == "trivial":
@@ -148,7 +159,7 @@ def _games() -> dict[Code, Game]:
             code=code, name=r["game"], status=r["status"], prefix=prefix, period=_int(r["period"]),
             start=start, values=values, nimbers=r["nimbers"] or None, rare_mask=r["rare_mask"] or None,
             rare_heaps=_int(r["num_rare"]), last_rare=_int(r["last_rare"]), heaps=_int(r["heaps"]),
-            source=r["source"],
+            largest=_int(r["largest"]), largest_heap=_int(r["largest_heap"]), source=r["source"],
         )  # fmt: skip
     if ours:
         raise PublishedDataError(f"trivial_games.csv has games of no list: {sorted(map(str, ours))}")
@@ -209,3 +220,33 @@ def oeis(code: Code | str) -> Oeis | None:
 def oeis_entries() -> list[Oeis]:
     """Every entry of the OEIS table."""
     return list(_oeis().values())
+
+
+@dataclass(frozen=True)
+class SparseList:
+    """The start of Flammenkamp's list of the sparse values of Grundy's game, as his page shows it.
+
+    ``values`` are the pairs ``(heap, G(heap))`` in the sparse set (every bit
+    of the value but the lowest, an even count: the even class of the mask
+    ``0111…``), heap 0 included, in order; the page lists
+    :data:`FLAMMENKAMP_GRUNDY_KNOWN` in all, and the pairs shipped are those
+    the stored copy of the page holds, so the list is complete through heap
+    ``through`` (its last heap).
+    """
+
+    code: Code
+    values: tuple[tuple[int, int], ...]
+    known: int
+    source: str
+
+    @property
+    def through(self) -> int:
+        """The last heap of the shipped list: every sparse heap up to it is listed."""
+        return self.values[-1][0]
+
+
+@functools.cache
+def flammenkamp_grundy() -> SparseList:
+    """The sparse values of Grundy's game listed on Flammenkamp's page (``flammenkamp_grundy.csv``)."""
+    pairs = tuple((int(r["heap"]), int(r["value"])) for r in _rows("flammenkamp_grundy.csv"))
+    return SparseList(parse("grundy"), pairs, FLAMMENKAMP_GRUNDY_KNOWN, FLAMMENKAMP_GRUNDY)

@@ -33,7 +33,7 @@ import numpy as np
 from .codes import Code, parse
 from .engine._jit import kernel
 from .errors import CertificateError
-from .periods import Reading, as_values, held_to, parts, tight_window, window
+from .periods import Reading, as_values, held_to, tight_window, window
 
 KINDS = ("right_period_wrong_start", "dividing", "unrelated")
 REPETITIONS = range(2, 7)
@@ -266,7 +266,7 @@ def _final_depth(starts, periods, code) -> int | None:
     """The first depth whose (default) reading is certified; it is always that reading's window."""
     depths = np.arange(starts.size)
     ok = (periods >= 0) & (starts >= 1)
-    w = parts(code) * (starts + periods) + code.t
+    w = window(starts, periods, code)
     hit = np.flatnonzero(ok & (depths >= w))
     if not hit.size:
         return None

@@ -12,6 +12,9 @@ All split digits are scanned together: the pairs ``(a, m - a)`` of
 ``m = n - k`` for every ``k`` share the load of ``G(a)``, so two split digits
 cost one pass over ``a``, not two.  The partner ``G(m - a)`` is read forwards
 from a reversed copy ``r[L-1-i] = G(i)``, so that both streams are contiguous.
+A digit with ``!`` (two unequal heaps) scans ``a`` to ``(m - 1) // 2``, one
+short of the middle, so the equal split ``(m/2, m/2)`` is never looked at
+(:mod:`.moves`).
 
 Values live in the smallest unsigned type that holds them; the kernel stops
 at the first heap whose value does not fit and the driver promotes the arrays
@@ -27,7 +30,7 @@ import numpy as np
 from ..errors import ValueRangeError
 from ._jit import kernel
 from .chunks import CHUNK_SECONDS, FIRST_CHUNK, next_chunk
-from .moves import _mark_small_moves, _split_sizes
+from .moves import _mark_small_moves, _split_sizes, split_digits
 
 BLOCK = 128
 """Pairs in the first vectorised block of a scan; a found candidate costs one block of marking."""
@@ -112,19 +115,21 @@ def _splits_have(g, r, ms, L, c, top, seen, stamp, offs, block, block_max):
     """Whether a split of some ``m`` in ``ms`` is worth ``c``; marks the block where it is.
 
     Split digits are taken three at a time; within a group the common range
-    ``1 <= a <= min(m)//2`` is scanned in vectorised blocks that start small
+    ``1 <= a <= min(top)`` is scanned in vectorised blocks that start small
     (a present candidate is usually found early) and double up to
     ``block_max``; the few extra pairs of the larger ``m`` are tested one by one.
+    An entry of ``ms`` carries its digit's ``!`` (:mod:`.moves`): ``top`` is
+    ``m // 2``, or ``(m - 1) // 2`` when the heaps must differ.
     """
     one = np.uint64(1)
     for j0 in range(0, ms.shape[0], 3):
         nk = min(3, ms.shape[0] - j0)
-        hmin = ms[j0]
+        hmin = ms[j0] & 0xFFFFFFFF
         for j in range(nk):
-            m = ms[j0 + j]
-            offs[j] = np.uint64(L - 1 - m)
-            hmin = min(hmin, m)
-        hmin = np.uint64(hmin // 2)
+            e = ms[j0 + j]
+            offs[j] = np.uint64(L - 1 - (e & 0xFFFFFFFF))
+            hmin = min(hmin, ((e & 0xFFFFFFFF) - (e >> 32)) >> 1)
+        hmin = np.uint64(hmin)
         a0 = one
         size = np.uint64(block)
         while a0 <= hmin:
@@ -135,7 +140,8 @@ def _splits_have(g, r, ms, L, c, top, seen, stamp, offs, block, block_max):
             a0 = a1
             size = min(size + size, np.uint64(block_max))
         for j in range(nk):
-            h = np.uint64(ms[j0 + j] // 2)
+            e = ms[j0 + j]
+            h = np.uint64(((e & 0xFFFFFFFF) - (e >> 32)) >> 1)
             o = offs[j]
             for a in range(hmin + one, h + one):
                 if (g[a] ^ r[o + a]) == c:
@@ -181,14 +187,15 @@ def _fill(g, r, n0, n1, take_all, leave_one, split, seen, cap, cbox, block, bloc
 def _fill_hex(g, n0, n1, take_all, leave_one, split, split3, seen, cap):
     """Compute ``g[n]`` for ``n0 <= n < n1`` by enumerating every move, three-heap ones too.
 
-    Cubic in the depth: hexadecimal codes are read to modest depths.
+    Cubic in the depth: hexadecimal codes are read to modest depths.  ``split`` holds the
+    words of :func:`.moves.split_digits` (bit 32: the two heaps must differ).
     """
     for n in range(n0, n1):
         stamp = n + 1
         _mark_small_moves(g, n, take_all, leave_one, seen, stamp)
-        for k in split:
-            m = n - k
-            for a in range(1, m // 2 + 1):
+        for e in split:
+            m = n - (e & 0xFFFFFFFF)
+            for a in range(1, ((m - (e >> 32)) >> 1) + 1):
                 seen[g[a] ^ g[m - a]] = stamp
         for k in split3:
             m = n - k
@@ -206,8 +213,9 @@ def _fill_hex(g, n0, n1, take_all, leave_one, split, split3, seen, cap):
 
 
 def _as_kernel_arrays(code):
-    ks = (code.take_all, code.leave_one, code.split_two, code.split_three)
-    return tuple(np.asarray(k, dtype=np.int64) for k in ks)
+    ks = (code.take_all, code.leave_one, code.split_three)
+    take_all, leave_one, split3 = (np.asarray(k, dtype=np.int64) for k in ks)
+    return take_all, leave_one, split_digits(code), split3
 
 
 def _cap(dtype) -> int:

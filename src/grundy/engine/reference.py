@@ -29,6 +29,8 @@ def option_values(code: Code, g: list[int], n: int) -> list[int]:
             out.append(g[rest])
         if d & 4:
             for a in range(1, rest // 2 + 1):
+                if a == rest - a and k in code.unequal:
+                    continue  # a '!' digit: its two heaps must differ
                 out.append(g[a] ^ g[rest - a])
         if d & 8:
             for a in range(1, rest // 3 + 1):

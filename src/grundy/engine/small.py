@@ -43,7 +43,7 @@ def run(
         parts = [g[n - k : n - k + 1] for k in code.leave_one if n - k >= 1]
         for k in code.split_two:
             m = n - k
-            half = m // 2
+            half = code.split_top(k, m)
             if half >= 1:
                 parts.append(g[1 : half + 1] ^ g[m - 1 : m - half - 1 : -1])
         for k in code.split_three:

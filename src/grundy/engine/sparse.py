@@ -34,6 +34,15 @@ two common heaps reaches them); a heap worth the candidate ``c`` has
 Both are driven by the same kernel through the per-value class table ``P``
 and the two bits ``σ``, ``π``.
 
+**Unequal splits.**  A digit with ``!`` (Grundy's game, ``4!·``) has one move
+fewer at an even ``m``: the split ``(m/2, m/2)``, worth 0.  The method is
+unchanged, because every step is a statement about which moves exist: step 1
+marks every existing split with a rare part (the rare heap ``m/2`` is
+skipped, :func:`_twin`), step 3 scans every existing pair (the pairs stop at
+``(m - 1) // 2``), and ``c`` is reached by no move because every move worth a
+common value has a rare part and was marked.  The split digits reach the
+kernels as the words of :func:`.moves.split_digits`, bit 32 marking ``!``.
+
 **Choosing the mask.**  For every mask at once, a Walsh–Hadamard transform of
 the histogram of values counts the heaps that mask makes rare
 (``#rare = (N + Ĥ(m)) / 2``); the position variant is the same transform over
@@ -59,7 +68,7 @@ from ..errors import UsageError, ValueRangeError
 from . import dense
 from ._jit import kernel
 from .chunks import CHUNK_SECONDS, FIRST_CHUNK, next_chunk
-from .moves import _mark_small_moves, _split_sizes
+from .moves import _mark_small_moves, _split_sizes, split_digits
 
 DTYPES = dense.DTYPES
 MAX_VALUE = dense.MAX_VALUE
@@ -138,13 +147,23 @@ def _mark_rare(g, rk, nr, ms, nm, seen, stamp):
     (:data:`VALUE_BITS`): one load where two arrays took two, about a third
     less time in this, the hottest loop.  ``ms`` decreases; split digits go
     two to a pass (:func:`_mark_two`).  Indices are unsigned so that numba
-    emits no negative-index fix-up.
+    emits no negative-index fix-up.  An entry of ``ms`` whose heaps must
+    differ (:mod:`.moves`) skips the rare heap ``x = m/2``, if there is one
+    (:func:`_mark_one`, :func:`_mark_pair`); the plain entries keep their
+    loop here, inline, as before the ``!`` notation: a call a heap less,
+    which shows on codes with few rare heaps.
     """
     bits = np.uint64(20)
     low = np.uint64((1 << 20) - 1)
     for j in range(0, nm, 2):
         if j + 1 < nm:
-            _mark_two(g, rk, nr, ms[j + 1], ms[j], seen, stamp, seen, stamp)
+            if (ms[j] | ms[j + 1]) >> 32:
+                _mark_pair(g, rk, nr, ms[j + 1], ms[j], seen, stamp, seen, stamp)
+            else:
+                _mark_two(g, rk, nr, ms[j + 1], ms[j], seen, stamp, seen, stamp)
+            continue
+        if ms[j] >> 32:
+            _mark_one(g, rk, nr, ms[j], seen, stamp)
             continue
         m = np.uint64(ms[j])
         hi = nr
@@ -156,6 +175,58 @@ def _mark_rare(g, rk, nr, ms, nm, seen, stamp):
 
 
 @kernel
+def _mark_one(g, rk, nr, e, seen, stamp):
+    """:func:`_mark_rare` for one entry ``e`` of ``ms`` of a ``!`` digit: every rare heap below
+    ``m`` but the one at its middle (:func:`_twin`), whose split with itself is no move."""
+    bits = np.uint64(20)
+    low = np.uint64((1 << 20) - 1)
+    m = np.uint64(e & 0xFFFFFFFF)
+    hi = nr
+    while hi > 0 and np.uint64(rk[hi - 1]) >> bits >= m:
+        hi -= 1
+    skip = _twin(rk, hi, e)
+    for i in range(skip):
+        x = np.uint64(rk[i])
+        seen[(x & low) ^ g[m - (x >> bits)]] = stamp
+    for i in range(skip + 1, hi):
+        x = np.uint64(rk[i])
+        seen[(x & low) ^ g[m - (x >> bits)]] = stamp
+
+
+@kernel
+def _twin(rk, hi, e):
+    """The index in ``rk[:hi]`` of the rare heap ``m/2`` when the entry ``e`` of ``ms`` is an even
+    ``m`` whose heaps must differ (its split ``(m/2, m/2)`` is no move), else ``hi``."""
+    m = e & 0xFFFFFFFF
+    if (e >> 32) == 0 or m & 1:
+        return hi
+    half = np.uint64(m >> 1)
+    lo = 0
+    top = hi
+    while lo < top:
+        mid = (lo + top) >> 1
+        if np.uint64(rk[mid]) >> np.uint64(20) < half:
+            lo = mid + 1
+        else:
+            top = mid
+    if lo < hi and np.uint64(rk[lo]) >> np.uint64(20) == half:
+        return lo
+    return hi
+
+
+@kernel
+def _mark_pair(g, rk, nr, small, large, seen, stamp, seen2, stamp2):
+    """:func:`_mark_two` for two entries of ``ms`` of which one or both are a ``!`` digit's: apart
+    (:func:`_mark_one`) when such an entry has a rare heap at its middle, else in the one pass.
+    (Entries without the bit go to :func:`_mark_two` directly: a call less on the hot path.)"""
+    if _twin(rk, nr, small) < nr or _twin(rk, nr, large) < nr:
+        _mark_one(g, rk, nr, small, seen, stamp)
+        _mark_one(g, rk, nr, large, seen2, stamp2)
+    else:
+        _mark_two(g, rk, nr, small & 0xFFFFFFFF, large & 0xFFFFFFFF, seen, stamp, seen2, stamp2)
+
+
+@kernel
 def _mark_two(g, rk, nr, small, large, seen, stamp, seen2, stamp2):
     """Stamp the splits of ``small`` into ``seen`` and those of ``large > small`` into ``seen2``
     (:func:`_mark_rare`), in one pass over the rare heaps: one load of each serves both, and
@@ -163,6 +234,7 @@ def _mark_two(g, rk, nr, small, large, seen, stamp, seen2, stamp2):
 
     Two split digits of one heap share a table; the sparse kernel also gives
     it one split digit of two heaps, ``n`` and ``n + 1``, in two tables.
+    ``small`` and ``large`` are sizes (no ``!`` bit: :func:`_mark_pair`).
     """
     bits = np.uint64(20)
     low = np.uint64((1 << 20) - 1)
@@ -218,11 +290,14 @@ def _cross_off(g, ms, nm, need, stamp, missing, way, scanned):
     counts the pairs of one-digit scans so that the driver can choose.  From
     both ends, once one value is left missing (most heaps of ``·16`` start
     so), :func:`_ends_find` looks for it alone, without the table: a fifth
-    less time on ``·16``.
+    less time on ``·16``.  The pairs of an entry of ``ms`` whose heaps must
+    differ end at ``(m - 1) // 2`` (:mod:`.moves`): its equal split is
+    no move and is never scanned.
     """
     one = np.uint64(1)
-    low = np.uint64(ms[nm - 1] // 2)
-    m0 = np.uint64(ms[0])
+    last = ms[nm - 1]  # the smallest m; bit 32 of an entry: its heaps must differ (.moves)
+    low = np.uint64(((last & 0xFFFFFFFF) - (last >> 32)) >> 1)
+    m0 = np.uint64(ms[0] & 0xFFFFFFFF)
     if nm == 1:
         if way == 0:
             for a in range(one, low + one):
@@ -276,7 +351,7 @@ def _cross_off(g, ms, nm, need, stamp, missing, way, scanned):
         scanned[0] += np.int64(low)
         return missing
     if nm == 2:
-        m1 = np.uint64(ms[1])
+        m1 = np.uint64(ms[1] & 0xFFFFFFFF)
         for a in range(one, low + one):
             ga = g[a]
             v = ga ^ g[m0 - a]
@@ -295,15 +370,16 @@ def _cross_off(g, ms, nm, need, stamp, missing, way, scanned):
         for a in range(one, low + one):
             ga = g[a]
             for j in range(nm):
-                v = ga ^ g[np.uint64(ms[j]) - a]
+                v = ga ^ g[np.uint64(ms[j] & 0xFFFFFFFF) - a]
                 if need[v] == stamp:
                     need[v] = 0
                     missing -= 1
                     if missing == 0:
                         return 0
     for j in range(nm - 1):
-        m = np.uint64(ms[j])
-        for a in range(low + one, m // np.uint64(2) + one):
+        e = ms[j]
+        m = np.uint64(e & 0xFFFFFFFF)
+        for a in range(low + one, np.uint64(((e & 0xFFFFFFFF) - (e >> 32)) >> 1) + one):
             v = g[a] ^ g[m - a]
             if need[v] == stamp:
                 need[v] = 0
@@ -323,6 +399,7 @@ def _fill(
 ):  # fmt: skip
     """Compute ``g[n]`` for ``n0 <= n < n1`` by the sparse-space method (two-heap moves at most).
 
+    ``split`` holds the words of :func:`.moves.split_digits` (bit 32: the heaps must differ).
     ``cls[v]`` is ``popcount(v & mask) & 1``; ``sigma``, ``pi`` select the
     position variant (module docstring).  ``rk[:nr]`` are the rare heaps
     in increasing order with their values (:func:`_mark_rare`); new ones are appended.
@@ -341,9 +418,12 @@ def _fill(
         nm = _split_sizes(n, split, ms)
         if early:
             early = False
-        elif nm == 1 and split.shape[0] == 1 and split[0] >= 1 and n + 1 < n1:
+        elif nm == 1 and split.shape[0] == 1 and (split[0] & 0xFFFFFFFF) >= 1 and n + 1 < n1:
             # k >= 1: heap n + 1's splits read only heaps below n, and never heap n: mark them now
-            _mark_two(g, rk, nr, ms[0], ms[0] + 1, seen, stamp, ahead, stamp + 1)
+            if split[0] >> 32:
+                _mark_pair(g, rk, nr, ms[0], ms[0] + 1, seen, stamp, ahead, stamp + 1)
+            else:
+                _mark_two(g, rk, nr, ms[0], ms[0] + 1, seen, stamp, ahead, stamp + 1)
             early = True
         else:
             _mark_rare(g, rk, nr, ms, nm, seen, stamp)
@@ -484,8 +564,10 @@ class SparseRun:
         self.nr = 0
         self.chosen_at = 0
         self.rare_at_choice = 0
-        self.moves = tuple(
-            np.asarray(ks, dtype=np.int64) for ks in (code.take_all, code.leave_one, code.split_two)
+        self.moves = (
+            np.asarray(code.take_all, dtype=np.int64),
+            np.asarray(code.leave_one, dtype=np.int64),
+            split_digits(code),
         )
         self._tables()
         if mask is not None:

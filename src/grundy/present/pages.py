@@ -20,7 +20,7 @@ import numpy as np
 
 from .. import __version__
 from ..classes import RareClass
-from ..codes import parse
+from ..codes import file_safe, game_name, parse, shell_word
 from ..growth import STATUS_WORDS, STATUSES
 from . import svg
 from .formats import FORMATS, PLAIN_ROW, period_rows
@@ -56,8 +56,9 @@ KINDS = ("right_period_wrong_start", "dividing", "unrelated")
 
 
 def slug(code: str) -> str:
-    """The ASCII file name of a code's page: ``·137`` → ``0.137``, ``4·07`` → ``4.07``, ``0x·9`` → ``0x0.9``."""
-    head, _, digits = code.partition("·")
+    """The ASCII file name of a code's page: ``·137`` → ``0.137``, ``4·07`` → ``4.07``, ``0x·9`` → ``0x0.9``,
+    ``4!·`` → ``4u`` (no ``!`` in a file name: :func:`grundy.codes.file_safe`)."""
+    head, _, digits = file_safe(code).partition("·")
     if head in ("", "0x"):
         head += "0"
     return f"{head}.{digits}" if digits else head
@@ -156,7 +157,7 @@ def push_further(r: dict, lit: Literature) -> str:
     elif lit.status == "unsolved" and lit.depth:
         deeper = max(deeper, 2 * lit.depth)
         why = f"the published tables computed it to {lit.depth:,} heaps without finding a period"
-    command = f"<code>grundy settle {_e(r['code'])} --max-heaps {deeper}</code>"
+    command = f"<code>grundy settle {_e(shell_word(r['code']))} --max-heaps {deeper}</code>"
     return command + (f" ({_e(why)})" if why else "")
 
 
@@ -309,7 +310,7 @@ def _downloads(r: dict, values, values_file: str | None) -> str:
     return ("<h2>Values</h2>"
             f'<p>All {r["heaps"]:,} values, G(0) to G({r["heaps"] - 1:,}), as a file: '
             f'<span id="downloads" data-formats="{" ".join(FORMATS)}"></span></p>'
-            f'<p class="muted">As <code>grundy values {_e(r["code"])} --heaps {r["heaps"]} --format FORMAT</code> '
+            f'<p class="muted">As <code>grundy values {_e(shell_word(r["code"]))} --heaps {r["heaps"]} --format FORMAT</code> '
             "writes them (bfile: an OEIS b-file).</p>"
             '<script type="application/json" id="values-data">'
             f'{json.dumps(data, ensure_ascii=False, separators=(",", ":"))}</script>')
@@ -332,7 +333,9 @@ def code_page(result: dict, values, *, literature: Literature, grid: tuple[str, 
     name = r["code"]
     settled = r["status"] == "settled"
     png, width, shown = grid
-    parts = [f"<h1>{_e(name)}</h1>", f'<p class="lead">{_e(summary(r))}</p>', _facts(_facts_of(r, sparse, literature)),
+    known_as = game_name(parse(name))
+    heading = f"{name}: {known_as}" if known_as else name
+    parts = [f"<h1>{_e(heading)}</h1>", f'<p class="lead">{_e(summary(r))}</p>', _facts(_facts_of(r, sparse, literature)),
              _literature(literature, list(same), known, r)]
     if settled:
         parts += [

@@ -155,10 +155,12 @@ cost more than it saves)."""
 
 def readings_file(result: dict) -> str | None:
     """The script holding a code's false readings, shared by codes with the same values and the same
-    windows (``t``, octal or hexadecimal); None when it has none or they go in the page."""
+    windows (``t``, octal or hexadecimal, the largest ``!`` digit); None when it has none or they
+    go in the page."""
     if len(result["false_readings"]) <= INLINE_READINGS:
         return None
-    rule = "x" if parse(result["code"]).hexadecimal else ""
+    code = parse(result["code"])
+    rule = ("x" if code.hexadecimal else "") + "".join(f"u{k}" for k in code.unequal[-1:])
     return f"readings/{_key(result)}-{result['t']}{rule}.js"
 
 

@@ -19,6 +19,7 @@ from ..checks import whole
 from ..classes import RareClass, check_mask, fewest, rare_heaps
 from ..codes import Code, parse
 from ..engine._jit import kernel
+from ..engine.moves import split_digits
 from ..errors import UsageError
 from .arrivals import cutoff
 
@@ -33,7 +34,8 @@ def _tally(g, rare, target, split, other, lo, hi, counts, supplies, sole, stamp)
     ``rare`` lists the heaps of a parity-1 class holding ``v`` (increasing)
     and ``target[i] = G(rare[i]) ^ v``: a split ``(x, m - x)`` with ``x`` rare
     is worth ``v`` exactly when ``G(m - x) == target[i]``, and every split
-    worth ``v`` has exactly one rare part, so it is counted once.  Writes
+    worth ``v`` has exactly one rare part, so it is counted once.  An equal
+    split ``(x, x)`` is worth 0, never ``v``, so ``!`` digits need nothing here.  Writes
     ``counts[n - lo]``; adds to ``supplies[i]`` each heap that rare heap ``i``
     supplies ``v`` to, and to ``sole[i]`` each heap where it is the only
     supplier and ``other[n - lo]`` (the non-split moves worth ``v``) is 0.
@@ -63,12 +65,16 @@ def _tally(g, rare, target, split, other, lo, hi, counts, supplies, sole, stamp)
 
 @kernel(native="void(R, i8, i8[::1], i8[::1], i8, i8, i8[::1], i8[::1])")
 def _tally_dense(g, v, split, split3, lo, hi, counts, triples):
-    """Splits (``counts``) and three-heap moves (``triples``) worth ``v`` per heap, enumerated."""
+    """Splits (``counts``) and three-heap moves (``triples``) worth ``v`` per heap, enumerated.
+
+    ``split`` holds the words of :func:`grundy.engine.moves.split_digits`: bit 32 says the
+    two heaps must differ, so the pairs of such a digit stop short of ``(m/2, m/2)``.
+    """
     for n in range(lo, hi):
         c = 0
-        for k in split:
-            m = n - k
-            for a in range(1, m // 2 + 1):
+        for e in split:
+            m = n - (e & 0xFFFFFFFF)
+            for a in range(1, ((m - (e >> 32)) >> 1) + 1):
                 if (g[a] ^ g[m - a]) == v:
                     c += 1
         t = 0
@@ -127,9 +133,10 @@ def supply(code, values, v, lo, hi, mask, on_progress) -> Supply:
     empty = np.zeros(0, dtype=np.int64)
     if mask is None and (v == 0 or code.hexadecimal):
         split3 = np.asarray(code.split_three, dtype=np.int64)
+        words = split_digits(code)
         for a, b in _chunks(lo, hi, on_progress):
             _tally_dense(
-                g, v, split, split3, a, b, splits[a - lo : b - lo], triples[a - lo : b - lo]
+                g, v, words, split3, a, b, splits[a - lo : b - lo], triples[a - lo : b - lo]
             )
         return Supply(splits, triples, other, None, empty, empty, empty)
     if code.hexadecimal:
