@@ -16,6 +16,7 @@ from grundy.engine import bounded, compute, sparse
 from grundy.errors import UsageError
 from naive_values import wrong_heaps
 from test_properties import property_settings, sparse_codes
+from test_unequal import unequal_codes
 
 
 class ArrayStore:
@@ -47,7 +48,8 @@ def bounded_values(code, heaps, *, head, tail, stops=(), mask=None):
     return store.values, run
 
 
-@pytest.mark.parametrize("name", ["·16", "·6", "·167", "·014", "·354", "·45", "·156", "4·12"])
+@pytest.mark.parametrize("name", ["·16", "·6", "·167", "·014", "·354", "·45", "·156", "4·12", "4!·",
+                                  "·6!"])
 def test_same_values_as_the_in_memory_engine(name):
     code = parse(name)
     want = compute(code, 40_000, engine="sparse")
@@ -129,3 +131,14 @@ def test_the_histogram_kept_is_that_of_the_values():
     assert np.array_equal(run.pairs, classes.histogram(values, size, True))
     assert classes.fewest_in(run.pairs, 0, split_parity=sparse.split_parity(code)) == \
         classes.fewest(values, 0, split_parity=sparse.split_parity(code))
+
+
+@property_settings(30)
+@given(code=unequal_codes(), heaps=st.integers(600, 3_000), head=st.integers(2, 500),
+       tail=st.integers(2, 400), stop=st.floats(0.05, 0.95))
+def test_random_unequal_codes_heads_tails_and_resumes(code, heaps, head, tail, stop):
+    """Codes with ``!``: the equal split is no move, in the bounded scan and the fallback too."""
+    if not sparse.applies(code):
+        return
+    got, _ = bounded_values(code, heaps, head=head, tail=tail, stops=(int(heaps * stop),))
+    assert wrong_heaps(code, got) == []

@@ -43,7 +43,7 @@ from ..errors import UsageError
 from . import sparse
 from ._jit import kernel
 from .chunks import CHUNK_SECONDS, FIRST_CHUNK, next_chunk
-from .moves import _mark_small_moves, _split_sizes
+from .moves import _mark_small_moves, _split_sizes, split_digits
 from .sparse import _mark_rare
 
 HEAD = 1 << 25
@@ -104,19 +104,22 @@ def mapped(size: int, dtype) -> tuple[np.ndarray, _Mapping]:
 
 @kernel
 def _cross_window(g, ms, nm, need, stamp, missing, head, base):
-    """Cross off ``need`` along the pairs ``(a, m - a)`` of every ``m`` in ``ms[:nm]``, in
+    """Cross off ``need`` along the pairs ``(a, m - a)`` of every entry of ``ms[:nm]``, in
     increasing ``a``, reading only heaps below ``head`` and from ``base`` on.
 
     Returns ``(missing, edge)``: ``edge`` is true when values are still
-    missing and a pair lay outside the heaps kept.  Two split digits share
-    the load of ``G(a)`` up to the shorter one's last pair, as in
-    :func:`.sparse._cross_off`; more go one after the other.  Indices are
-    unsigned, as there, so that numba emits no negative-index fix-up.
+    missing and a pair lay outside the heaps kept.  An entry is ``m``, with
+    bit 32 when its heaps must differ (:mod:`.moves`: the last pair is then
+    ``(m - 1) // 2``).  Two split digits share the load of ``G(a)`` up to the
+    shorter one's last pair, as in :func:`.sparse._cross_off`; more go one
+    after the other.  Indices are unsigned, as there, so that numba emits no
+    negative-index fix-up.
     """
     one = np.uint64(1)
-    m0 = np.uint64(ms[0])
-    t0 = np.uint64(min(ms[0] // 2, head - 1, ms[0] - base))
-    edge = t0 < m0 // np.uint64(2)
+    m0 = np.uint64(ms[0] & 0xFFFFFFFF)
+    last0 = ((ms[0] & 0xFFFFFFFF) - (ms[0] >> 32)) >> 1
+    t0 = np.uint64(min(last0, head - 1, (ms[0] & 0xFFFFFFFF) - base))
+    edge = t0 < np.uint64(last0)
     if nm == 1:
         for a in range(one, t0 + one):
             v = g[a] ^ g[m0 - a]
@@ -128,9 +131,10 @@ def _cross_window(g, ms, nm, need, stamp, missing, head, base):
         return missing, edge
     start = one
     if nm == 2:
-        m1 = np.uint64(ms[1])
-        t1 = np.uint64(min(ms[1] // 2, head - 1, ms[1] - base))
-        edge = edge or t1 < m1 // np.uint64(2)
+        m1 = np.uint64(ms[1] & 0xFFFFFFFF)
+        last1 = ((ms[1] & 0xFFFFFFFF) - (ms[1] >> 32)) >> 1
+        t1 = np.uint64(min(last1, head - 1, (ms[1] & 0xFFFFFFFF) - base))
+        edge = edge or t1 < np.uint64(last1)
         for a in range(one, min(t0, t1) + one):
             ga = g[a]
             v = ga ^ g[m0 - a]
@@ -147,9 +151,10 @@ def _cross_window(g, ms, nm, need, stamp, missing, head, base):
                     return 0, False
         start = min(t0, t1) + one
     for j in range(nm):
-        m = np.uint64(ms[j])
-        top = np.uint64(min(ms[j] // 2, head - 1, ms[j] - base))
-        edge = edge or top < m // np.uint64(2)
+        m = np.uint64(ms[j] & 0xFFFFFFFF)
+        last = ((ms[j] & 0xFFFFFFFF) - (ms[j] >> 32)) >> 1
+        top = np.uint64(min(last, head - 1, (ms[j] & 0xFFFFFFFF) - base))
+        edge = edge or top < np.uint64(last)
         for a in range(start, top + one):
             v = g[a] ^ g[m - a]
             if need[v] == stamp:
@@ -249,8 +254,8 @@ class BoundedRun:
         self.code, self.sink, self.read = code, sink, read
         self.head, self.tail_min = int(head), int(tail)
         self.kmax = max((*code.take_all, *code.leave_one, *code.split_two), default=0)
-        self.moves = tuple(np.asarray(ks, dtype=np.int64) for ks in
-                           (code.take_all, code.leave_one, code.split_two))
+        self.moves = (np.asarray(code.take_all, dtype=np.int64),
+                      np.asarray(code.leave_one, dtype=np.int64), split_digits(code))
         self.pi = sparse.split_parity(code)
         self.forced = mask
         self.n = 0
@@ -489,10 +494,11 @@ class BoundedRun:
             if n - k >= 1:
                 reached[int(self._values(n - k, n - k + 1)[0])] = True
         step = 1 << 22
-        for k in split:
-            m = n - int(k)
-            for lo in range(1, m // 2 + 1, step):
-                hi = min(m // 2 + 1, lo + step)
+        for e in split:
+            m = n - (int(e) & 0xFFFFFFFF)
+            last = (m - (int(e) >> 32)) // 2
+            for lo in range(1, last + 1, step):
+                hi = min(last + 1, lo + step)
                 small = self._values(lo, hi).astype(np.int64)
                 large = self._values(m - hi + 1, m - lo + 1)[::-1].astype(np.int64)
                 reached[np.bitwise_xor(small, large)] = True
