@@ -296,25 +296,44 @@ def _atomic_write(target: Path, write: Callable) -> None:
     os.replace(tmp, target)
 
 
-def values(code: Code | str, heaps: int, *, engine: str = "auto", on_chunk=None) -> Sequence:
+def values(
+    code: Code | str,
+    heaps: int,
+    *,
+    engine: str = "auto",
+    on_chunk=None,
+    out: str | os.PathLike | None = None,
+    memory: int | None = None,
+) -> Sequence:
     """The Grundy values of ``code`` for heaps ``0..heaps-1``, as a :class:`Sequence`.
 
     ``engine`` is ``auto`` (the fastest that applies), ``dense``, ``sparse`` or
-    ``reference``; ``on_chunk(values_so_far)`` is called as the work advances.
-    The values are kept in memory (a run into a store need not:
-    :func:`grundy.store.grow`).  The run's statistics come with it
-    (:meth:`Sequence.frontier`, :attr:`Sequence.checksum`).  ``heaps`` is
-    refused (:class:`~grundy.errors.UsageError`) unless it is a whole number
-    of at least 1 whose values fit in memory (:mod:`grundy.checks`).
+    ``reference``; ``on_chunk(values_so_far)`` is called as the work advances
+    (by a run kept in memory).  The run's statistics come with it
+    (:meth:`Sequence.frontier`, :attr:`Sequence.checksum`).
+
+    Without ``out`` the values are kept in memory, and ``heaps`` is refused
+    (:class:`~grundy.errors.UsageError`) unless it is a whole number of at
+    least 1 whose values fit (:mod:`grundy.checks`).  With ``out`` they go to
+    the store ``out`` (made, or grown from what it holds, as ``grundy values
+    --out`` does): a run whose values would not fit in ``memory`` bytes
+    (default :data:`grundy.store.MEMORY`) is bounded, and the result is a
+    :class:`StoredSequence` that reads the store.
     """
     from .checks import heaps as checked
+    from .checks import whole
     from .store import grow
 
     code = parse(code)
+    if out is not None:
+        from .checkpoint import compute_resumable
+
+        return compute_resumable(code, whole(heaps, "the number of heaps", 1), out, engine=engine,
+                                 memory=memory)[0]  # fmt: skip
     run = grow(None, code, checked(heaps), engine=engine, on_chunk=on_chunk)
-    out = Sequence(code, run.values, run.engine)
-    out._frontier = run.frontier
-    return out
+    result = Sequence(code, run.values, run.engine)
+    result._frontier = run.frontier
+    return result
 
 
 def load(path: str | os.PathLike) -> Sequence:

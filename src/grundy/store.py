@@ -60,7 +60,7 @@ from typing import Self
 import numpy as np
 
 from . import __version__
-from .classes import RareClass, table, walsh_hadamard
+from .classes import RareClass, fewest_in, table
 from .codes import Code, parse
 from .errors import SequenceFileError, StoreError, UsageError
 
@@ -311,29 +311,18 @@ class Frontier:
         return np.stack([p == shift, p != shift])
 
     def _best(self, pairs: np.ndarray, heaps: int) -> RareClass:
-        """The class :func:`grundy.engine.sparse.best_mask` picks for heaps ``1..heaps-1``, from the pairs."""
+        """The class :func:`grundy.engine.sparse.best_mask` picks for heaps ``1..heaps-1``, from the
+        pairs (:func:`grundy.classes.fewest_in`, which counts from the same histogram)."""
         even, odd = pairs[0].copy(), pairs[1]
         even[0] -= 1
         seen = np.flatnonzero(even + odd)
-        top = int(seen[-1]) if seen.size else 0
         size = 2
-        while size <= top:
+        while size <= (int(seen[-1]) if seen.size else 0):
             size *= 2
-        hist = np.zeros((2, size), dtype=np.int64)
-        hist[0, : min(size, even.size)] = even[:size]
-        hist[1, : min(size, odd.size)] = odd[:size]
-        n = heaps - 1
-        allowed = np.arange(size) >= 1
-        count = np.where(allowed, (n + walsh_hadamard(hist.sum(axis=0))) // 2, n + 1)
-        i = int(np.argmin(count))
-        best, rare = RareClass(i, 0), int(count[i])
-        if self.pi is not None:
-            odd_count = (n - walsh_hadamard(hist.reshape(-1))[size:]) // 2
-            count = np.where(allowed, odd_count if self.pi else n - odd_count, n + 1)
-            i = int(np.argmin(count))
-            if count[i] < rare:
-                best = RareClass(i, 0, True)
-        return best
+        flat = np.zeros(2 * size, dtype=np.int64)
+        flat[: min(size, even.size)] = even[:size]
+        flat[size : size + min(size, odd.size)] = odd[:size]
+        return fewest_in(flat, 0, split_parity=self.pi)[0]
 
     def _last_rare(self, cls, rare: np.ndarray, last_sub: np.ndarray, heaps: int) -> int | None:
         j = int(last_sub[rare].max(initial=-1))

@@ -40,7 +40,7 @@ def _n(x, spec: str = ",") -> str:
 
 def sequence_html(seq) -> str:
     """A sequence: its code, depth, largest value, first values and reading."""
-    head = " ".join(str(int(v)) for v in seq.values[:SHOWN])
+    head = " ".join(str(int(v)) for v in seq[:SHOWN])
     more = " …" if seq.depth > SHOWN else ""
     arith = seq.arithmetic_reading()
     rows = [
