@@ -4,8 +4,10 @@ Outside truth: every number asserted here comes from those tables (their
 sources are in ``src/grundy/data/README.md``), none from this toolkit's output.
 """
 
+import numpy as np
 import pytest
 
+import grundy
 from grundy import published
 from grundy.classes import RareClass
 from grundy.codes import parse
@@ -154,3 +156,22 @@ def test_a_missing_table_is_an_error(monkeypatch, tmp_path):
         for cached in (published._games, published._lookup, published._oeis, published.flammenkamp_grundy):
             cached.cache_clear()
     assert len(published.games("trivial")) == 82
+
+
+@pytest.mark.parametrize("heaps", [1 << 16, pytest.param(1 << 20, marks=pytest.mark.slow)])
+def test_histograms_match_rogalskis_at_powers_of_two(heaps):
+    """Rogalski's program (Rust, its own method) counted the values of heaps 1..N of five
+    unsolved codes; ours agree, and the run's frontier statistics at N hold the same counts
+    with heap 0 in place of heap N."""
+    tables = published.rogalski_histograms()
+    codes = sorted({code for code, n in tables if n == heaps}, key=str)
+    assert len(codes) == 5
+    for code in codes:
+        seq = grundy.values(code, heaps + 1)
+        ours = np.bincount(np.asarray(seq[1 : heaps + 1], dtype=np.int64))
+        assert {v: int(c) for v, c in enumerate(ours) if c} == tables[(code, heaps)], code
+        at = {r.heaps: r for r in seq.frontier()}[heaps]
+        counted = {v: c for v, c in enumerate(at.histogram) if c}
+        counted[0] -= 1
+        counted[int(seq[heaps])] = counted.get(int(seq[heaps]), 0) + 1
+        assert {v: c for v, c in counted.items() if c} == tables[(code, heaps)], code

@@ -250,3 +250,14 @@ def flammenkamp_grundy() -> SparseList:
     """The sparse values of Grundy's game listed on Flammenkamp's page (``flammenkamp_grundy.csv``)."""
     pairs = tuple((int(r["heap"]), int(r["value"])) for r in _rows("flammenkamp_grundy.csv"))
     return SparseList(parse("grundy"), pairs, FLAMMENKAMP_GRUNDY_KNOWN, FLAMMENKAMP_GRUNDY)
+
+
+@functools.cache
+def rogalski_histograms() -> dict[tuple[Code, int], dict[int, int]]:
+    """Rogalski's value histograms (``rogalski_histograms.csv``): ``(code, N)`` to how many of the
+    heaps ``1..N`` hold each value.  His counts cover heaps 1 to ``N`` (heap ``N`` in, heap 0
+    out), where a run of ``N`` heaps holds heaps ``0..N-1``."""
+    out: dict[tuple[Code, int], dict[int, int]] = {}
+    for r in _rows("rogalski_histograms.csv"):
+        out.setdefault((parse(r["code"]), int(r["heaps"])), {})[int(r["value"])] = int(r["count"])
+    return out
