@@ -375,3 +375,29 @@ def test_the_sparse_statistics_are_the_engines_own(monkeypatch):
     obj, _ = _values_json("·16", "--heaps", "20000")
     assert len(calls) == 1
     assert (obj["mask"], obj["rare_heaps"]) == (30, 52) and obj["last_rare"] == 13_935
+
+
+def test_a_run_into_a_store_beyond_memory_is_bounded(tmp_path, monkeypatch):
+    """With --out, heaps whose values would not fit are computed in bounded memory, with the values
+    (checksum, statistics) of a run kept in memory, and resumed; without --out they are refused
+    before any work."""
+    import grundy.memory
+    from grundy.engine import bounded
+
+    runs = []
+    extend = bounded.BoundedRun.extend
+    monkeypatch.setattr(bounded.BoundedRun, "extend", lambda self, *a, **k: runs.append(a) or
+                        extend(self, *a, **k))  # fmt: skip
+    monkeypatch.setattr(grundy.memory, "available_bytes", lambda: 1 << 19)
+    assert one_line_error(*run("values", "·16", "--heaps", "700000"))
+    small = ("--memory", "1", "--out")
+    got, _ = _values_json("·16", "--heaps", "700000", *small, str(tmp_path / "b"))
+    assert runs == [(700000,)]
+    monkeypatch.setattr(grundy.memory, "available_bytes", lambda: 1 << 30)
+    kept, _ = _values_json("·16", "--heaps", "700000", "--out", str(tmp_path / "m"))
+    assert len(runs) == 1
+    assert got["checksum"] == kept["checksum"] and got["frontier"] == kept["frontier"]
+    assert got["last_rare"] == 13_935
+    more, _ = _values_json("·16", "--heaps", "900000", *small, str(tmp_path / "b"))
+    assert more["reused"] == 700000 and runs[-1] == (900000,)
+    assert more["checksum"] == _values_json("·16", "--heaps", "900000")[0]["checksum"]

@@ -1109,7 +1109,9 @@ def grow(
     ``every`` seconds of work.  ``on_chunk(values_so_far)`` and
     ``on_status(status)`` follow the engine.
 
-    A run into a store whose values would not fit in ``memory`` bytes
+    A run into a store of its own (not ``disposable``: a run without a store
+    named by the user keeps its values in memory, and is refused where they
+    would not fit) whose values would not fit in ``memory`` bytes
     (:func:`in_memory`) is bounded (:class:`grundy.engine.bounded.BoundedRun`):
     it keeps the first heaps and a tail, reads the rest back from the store,
     and returns no values (``Grown.values`` is None: read the store).
@@ -1122,7 +1124,7 @@ def grow(
     name = choose(code, engine)
     if store is not None and have >= heaps:
         return Grown(None, have, store.engine, None, store.frontier)
-    bounded = store is not None and name == "sparse" and not in_memory(code, heaps, memory)
+    bounded = store is not None and not disposable and name == "sparse" and not in_memory(code, heaps, memory)
     if not bounded:
         check_heaps(heaps)
     if store is not None:
@@ -1155,7 +1157,7 @@ def grow(
     except KeyboardInterrupt:
         rec.flush()
         raise
-    rec.finish(keep=bounded or not disposable)
+    rec.finish(keep=not disposable)
     return Grown(values, have, name, stats, rec.frontier)
 
 

@@ -34,8 +34,8 @@ JSON_VALUES = 1 << 20
     type=click.FloatRange(min=1.0),
     default=MEMORY / 2**20,
     show_default=True,
-    help="MiB of values a run keeps in memory: a deeper run of a code with a sparse-space method "
-         "keeps the first heaps and a tail, reading the rest back from the store.",
+    help="MiB of values a run with --out keeps in memory: a deeper run of a code with a sparse-space "
+         "method keeps the first heaps and a tail, reading the rest back from the store.",
 )  # fmt: skip
 @click.option(
     "--checkpoint-seconds",
