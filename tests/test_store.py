@@ -248,10 +248,10 @@ def test_an_old_sequence_file_is_migrated_and_left_as_it_was(tmp_path):
     assert isinstance(grundy.load(tmp_path / "s"), StoredSequence)
     assert type(grundy.load(tmp_path / "s.npy")) is Sequence  # the file itself, by its name
     npy.unlink()
-    (tmp_path / "t.json").write_text("{}")
-    with pytest.raises(SequenceFileError):
-        S.Store.writer(tmp_path / "t", "·354")
-    assert not (tmp_path / "t").exists()
+    (tmp_path / "t.json").write_text("{}")  # a file of the user's beside the store, no old sequence
+    with S.Store.writer(tmp_path / "t", "·354") as store:
+        assert len(store) == 0
+    assert (tmp_path / "t.json").read_text() == "{}"
 
 
 # ---------------------------------------------------------------- frontier statistics
