@@ -181,7 +181,23 @@ def _literature(lit: Literature, same: list[str], known: set[str], r: dict) -> s
     return '<h2>In the literature <a class="small" href="../tallies.html#sources">sources</a></h2>' + _facts(facts)
 
 
-def _facts_of(r: dict, sparse: dict | None) -> list:
+def settlement_text(st: dict) -> str:
+    """A stored settlement (:meth:`Catalogue.settlements`) in one sentence: the certificate, or how
+    far ``grundy settle`` computed the code and what its rare heaps were doing there."""
+    same = (f" It is the same game as {st['same_game_as']} by the codes' rules ({'; '.join(st['proof'])}), "
+            f"so these are {st['same_game_as']}'s values." if st.get("same_game_as") else "")
+    if st["settled"]:
+        return (f"Period {st['period']:,} from heap {st['start']:,}, certified by grundy settle at "
+                f"{st['heaps']:,} heaps (window {st['window']:,}).{same}")
+    rare = ""
+    if st.get("mask") is not None:
+        last = "none" if st["last_rare"] is None else f"the last at heap {st['last_rare']:,}"
+        rare = (f"; mask {mask_text(st['mask'], st['position'])}: {st['rare_heaps']:,} rare heaps, "
+                f"{last}")
+    return f"Not settled by grundy settle within {st['heaps']:,} heaps{rare}; largest value {st['max']:,}.{same}"
+
+
+def _facts_of(r: dict, sparse: dict | None, settlement: dict | None = None) -> list:
     settled = r["status"] == "settled"
     facts = [
         ("status", _status(r["status"])),
@@ -189,6 +205,8 @@ def _facts_of(r: dict, sparse: dict | None) -> list:
         ("heaps computed", _e(_fmt(r["heaps"]))),
         ("largest value", _e(f"{r['max_value']:,}, first at heap {r['argmax']:,}")),
     ]
+    if settlement is not None and settlement["heaps"] > r["heaps"]:
+        facts.append(("deepest state", _e(settlement_text(settlement))))
     if settled:
         facts += [
             ("period / start", _e(f"{r['period']:,} / {r['start']:,}")),
@@ -205,8 +223,8 @@ def _facts_of(r: dict, sparse: dict | None) -> list:
         a = r["arithmetic"]
         facts.append(("arithmetic reading (never certified)",
                       _e(f"period {a['period']} from heap {a['start']}, saltus {a['saltus']}, window {a['window']}")))
-    if not settled:
-        deeper = r["heaps"] * SETTLE_FACTOR
+    if not settled and not (settlement is not None and settlement["settled"]):
+        deeper = max(r["heaps"], 0 if settlement is None else settlement["heaps"]) * SETTLE_FACTOR
         facts.append(("push further", f"<code>grundy settle {_e(r['code'])} --max-heaps {deeper}</code>"))
     return facts
 
@@ -280,7 +298,7 @@ def _downloads(r: dict, values, values_file: str | None) -> str:
 def code_page(result: dict, values, *, literature: Literature, grid: tuple[str, int, int | None],
               sparse: dict | None = None, same: list[str] = (), known: set[str] = frozenset(),
               values_file: str | None = None, readings_file: str | None = None,
-              source: str = "the catalogue") -> str:
+              source: str = "the catalogue", settlement: dict | None = None) -> str:
     """The HTML page of one code.
 
     ``grid`` is ``(png file, row width, heaps shown)`` of its colour grid;
@@ -288,13 +306,14 @@ def code_page(result: dict, values, *, literature: Literature, grid: tuple[str, 
     to it); ``known`` every code the
     site has a page for (links go only there); ``values_file`` the script
     holding the values of an unsettled code for the downloads; ``readings_file`` the script holding
-    its false readings (None: they are written in the page).
+    its false readings (None: they are written in the page); ``settlement`` the code's deepest
+    stored settlement, shown where it went deeper than the survey.
     """
     r = result
     name = r["code"]
     settled = r["status"] == "settled"
     png, width, shown = grid
-    parts = [f"<h1>{_e(name)}</h1>", f'<p class="lead">{_e(summary(r))}</p>', _facts(_facts_of(r, sparse)),
+    parts = [f"<h1>{_e(name)}</h1>", f'<p class="lead">{_e(summary(r))}</p>', _facts(_facts_of(r, sparse, settlement)),
              _literature(literature, list(same), known, r)]
     if settled:
         parts += [
