@@ -126,8 +126,8 @@ def test_a_rerun_spends_nothing_and_an_interrupted_run_resumes(cat, tmp_path):
     store = tmp_path / "store"
     seen = []
 
-    def stop_after_three(message):
-        seen.append(message)
+    def stop_after_three(kind, output):
+        seen.append(campaign.describe(kind, output))
         if len(seen) == 3:
             raise KeyboardInterrupt
 

@@ -169,10 +169,13 @@ class Plan:
             raise UsageError("a campaign's quiet ratio and seed depth are whole numbers of at least 1")
 
     def quiet(self, record: dict) -> bool:
-        """Whether a settlement's rare heaps have stopped arriving: the sparse engine ran (a mask)
-        and the last rare heap lies below ``heaps / quiet_ratio``."""
-        last = record.get("last_rare")
-        return record.get("mask") is not None and (last is None or last * self.quiet_ratio < record["heaps"])
+        """Whether a settlement's rare heaps have stopped arriving: under the mask the engine used
+        or under the mask that makes the fewest heaps rare (``best``, where the step found one),
+        the last rare heap lies below ``heaps / quiet_ratio``."""
+        classes = [record, record.get("best") or {}]
+        return any(c.get("mask") is not None and (c.get("last_rare") is None
+                                                   or c["last_rare"] * self.quiet_ratio < record["heaps"])
+                   for c in classes)
 
     def marks(self) -> tuple[int, ...]:
         """The depths at which a step keeps the digest of the values: ``seed`` and every power of
@@ -208,25 +211,29 @@ def _warm() -> None:
         _WARM.append(True)
 
 
-def _settle(code: str, max_heaps: int, out: Path):
-    """The one place a campaign calls the engine: :func:`grundy.settle.settle`, resuming from and
-    keeping the values at ``out``.  Switching to another engine (bounded memory, threads, a
-    compressed store) changes this function only."""
+def drive(code: Code | str, max_heaps: int, out: str | os.PathLike, *, seconds: float | None = None):
+    """Settle ``code`` to at most ``max_heaps`` heaps (and ``seconds`` CPU seconds), resuming
+    from and keeping its values at ``out``: the one place a campaign, and the findings pages
+    that settle many codes, call the engine (:func:`grundy.settle.settle`).  Switching them to
+    another engine (bounded memory, threads, a compressed store) changes this function only."""
     from .settle import settle
 
-    return settle(code, max_heaps, out=out, checkpoint_seconds=CHECKPOINT_SECONDS)
+    return settle(code, max_heaps, out=out, seconds=seconds, checkpoint_seconds=CHECKPOINT_SECONDS)
 
 
 def step(code: str, heaps: int, store: str, since: int, marks: tuple[int, ...]) -> dict:
     """Settle ``code`` to ``heaps`` (stopping at a certificate), resuming from its values in
     ``store``: :meth:`Settlement.to_dict` with the step's target and CPU seconds, the digests of
-    the first ``m`` values for every mark ``since < m <= heaps`` reached, and, when settled, the
-    digest of the values to the window (``window_sha256``)."""
+    the first ``m`` values for every mark ``since < m <= heaps`` reached, when settled the digest
+    of the values to the window (``window_sha256``), and the sparse statistics under the mask
+    that makes the fewest heaps rare (``best``; the engine's own mask may lag behind it)."""
+    from .engine import sparse
+
     _warm()
     c = parse(code)
     path = Path(store) / file_stem(c)
     t0 = time.process_time()
-    st = _settle(code, heaps, path)
+    st = drive(code, heaps, path)
     cpu = time.process_time() - t0
     values = load_existing(path, c).values
     out = st.to_dict()
@@ -234,6 +241,9 @@ def step(code: str, heaps: int, store: str, since: int, marks: tuple[int, ...]) 
                digests={str(m): digest(values, m) for m in marks if since < m <= st.heaps})  # fmt: skip
     if st.settled:
         out["window_sha256"] = digest(values, st.reading.window)
+    if sparse.applies(c):
+        best = sparse.statistics(c, values)
+        out["best"] = {k: getattr(best, k) for k in ("mask", "position", "rare_heaps", "last_rare")}
     return out
 
 
@@ -705,7 +715,7 @@ def run(
     slots: int | None = None,
     name: str = "campaign",
     seconds: float | None = None,
-    on_progress: Callable[[str], None] | None = None,
+    on_progress: Callable[[str, dict], None] | None = None,
 ) -> Campaign:
     """Drive every code of ``codes`` as the module docstring says, and return where it stands.
 
@@ -721,7 +731,8 @@ def run(
     name : the campaign's name in its records: another name is another campaign.
     seconds : stop after this much wall time: no task is started after it, and the tasks in
         flight on a process pool are ended (each resumes from its checkpoint when run again).
-    on_progress : ``on_progress(message)``, a sentence on each task as it is stored.
+    on_progress : ``on_progress(kind, output)`` as each task's output is stored (``kind`` is
+        ``step``, ``check`` or ``parting``; :func:`describe` says it in a sentence).
 
     Run again with the same arguments, it computes only what is missing.
     """
@@ -760,14 +771,15 @@ def run(
             driver.store_output(kind, game, out)
             computed += 1
             if on_progress is not None:
-                on_progress(_said(kind, out))
+                on_progress(kind, out)
         if not done:
             _stop(executor, pending)
             break
     return driver.result(computed)
 
 
-def _said(kind: str, out: dict) -> str:
+def describe(kind: str, out: dict) -> str:
+    """A task's output (:func:`step`, :func:`check`, :func:`parting`) in one sentence."""
     if kind == "step":
         how = (f"period {out['period']:,} from heap {out['start']:,}" if out["settled"]
                else f"open, {out['rare_heaps']} rare heaps, the last at {out['last_rare']}")
