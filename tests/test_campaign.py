@@ -168,3 +168,29 @@ def test_the_site_shows_each_code_s_deepest_state(cat, tmp_path):
     assert "deepest state" in page and "same game as ·712" in page
     assert f"Period {rep['period']:,} from heap {rep['start']:,}, certified by grundy settle" in page
     assert "push further" not in page
+
+
+def test_a_process_pool_and_dask_reach_the_serial_outcome(tmp_path):
+    """Any Executor: the same rows from a process pool and a Dask cluster as from one process
+    (CPU seconds apart), with the tasks of several codes in flight at once."""
+    from grundy.executors import default_executor
+
+    distributed = pytest.importorskip("distributed")
+    codes = [*CLASS, *PAIR, "·16", "·64", "·65"]
+
+    def rows(res):
+        return [{k: v for k, v in r.items() if k != "cpu_seconds"} for r in res.rows]
+
+    with Catalogue(tmp_path / "serial.sqlite") as cat:
+        serial = campaign.run(codes, cat, tmp_path / "s", plan=PLAN)
+    with Catalogue(tmp_path / "pool.sqlite") as cat, default_executor(2) as pool:
+        pooled = campaign.run(codes, cat, tmp_path / "p", plan=PLAN, executor=pool)
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                 dashboard_address=None) as cluster,
+        distributed.Client(cluster) as client,
+        Catalogue(tmp_path / "dask.sqlite") as cat,
+    ):
+        dask = campaign.run(codes, cat, tmp_path / "d", plan=PLAN, executor=client.get_executor(), slots=2)
+    assert rows(pooled) == rows(serial) == rows(dask)
+    assert pooled.computed == serial.computed == dask.computed

@@ -243,7 +243,19 @@ def plan_for(digits: int) -> campaign.Plan:
     return campaign.Plan(first=1 << 12, floor=1 << 15, depth=1 << 20, quiet_ratio=10, seed=LONG)
 
 
-def driven(names: list[str], cache: Path, digits: int, executor, seconds: float | None):
+def executor_for(workers: int, scheduler: str | None):
+    """A process pool of ``workers`` (serial for one), or a Dask client's executor on the cluster
+    at ``scheduler`` (its workers must see the cache's folder); the tasks to keep in flight; the
+    client to close (None for a pool)."""
+    if scheduler is None:
+        return default_executor(workers), workers, None
+    from distributed import Client
+
+    client = Client(scheduler, timeout="10s")
+    return client.get_executor(), max(1, sum(client.nthreads().values())), client
+
+
+def driven(names: list[str], cache: Path, digits: int, executor, slots: int, seconds: float | None):
     """The campaign (:func:`grundy.campaign.run`) over ``names``, the codes still open after the
     CPU budget, stored in the 10,000-heap survey's catalogue, so that ``grundy report`` over it
     shows every code's deepest state; the values of the games in progress live in
@@ -262,8 +274,8 @@ def driven(names: list[str], cache: Path, digits: int, executor, seconds: float 
         if seconds == 0:
             return campaign.state(names, cat, store, plan=plan, name=CAMPAIGN)
         try:
-            return campaign.run(names, cat, store, plan=plan, executor=executor, seconds=seconds,
-                                name=CAMPAIGN, on_progress=progress)  # fmt: skip
+            return campaign.run(names, cat, store, plan=plan, executor=executor, slots=slots,
+                                seconds=seconds, name=CAMPAIGN, on_progress=progress)  # fmt: skip
         except KeyboardInterrupt:
             if isinstance(executor, ProcessPool):
                 executor.terminate()
@@ -421,13 +433,14 @@ def same_games(rows: list[dict], outcome: dict, lookup: dict) -> dict:
 
 
 def run(out_dir: Path, digits: int, budget: float, cache: Path, workers: int,
-        campaign_seconds: float | None = None) -> dict:
+        campaign_seconds: float | None = None, scheduler: str | None = None) -> dict:
     """Every stage in order; returns every number the page states.  The campaign runs for at most
-    ``campaign_seconds`` of wall time (None: until it is done or stopped; 0: not at all)."""
+    ``campaign_seconds`` of wall time (None: until it is done or stopped; 0: not at all); every
+    stage runs on ``workers`` processes, or on the Dask cluster at ``scheduler``."""
     cache = cache / f"four_digits-{digits}"
     cache.mkdir(parents=True, exist_ok=True)
     wall, computed = {}, {}
-    executor = default_executor(workers)
+    executor, slots, client = executor_for(workers, scheduler)
     with executor:
         surveys = {}
         for key, d, heaps in (("shorter", digits - 1, SHORT), ("short", digits, SHORT),
@@ -445,8 +458,10 @@ def run(out_dir: Path, digits: int, budget: float, cache: Path, workers: int,
         still = [r["code"] for r in settle_rows if not r["settled"]]
         t = time.monotonic()
         log(f"campaign over the {len(still):,} codes still open")
-        camp = driven(still, cache, digits, executor, campaign_seconds)
+        camp = driven(still, cache, digits, executor, slots, campaign_seconds)
         campaign_wall = time.monotonic() - t
+    if client is not None:
+        client.close()
     t = time.monotonic()
     log("checking the certificates with another engine")
     before = len(json.loads((cache / "checks.json").read_text())) if (cache / "checks.json").exists() else 0
@@ -1315,6 +1330,8 @@ def main(argv=None) -> None:
     ap.add_argument("--budget", type=float, help="CPU seconds per code (default 0.15, quick 0.05)")
     ap.add_argument("--workers", type=int, default=2, help="processes (default 2; 1: serial)")
     ap.add_argument("--cache", type=Path, help="default: $GRUNDY_CACHE/findings")
+    ap.add_argument("--scheduler", help="a Dask scheduler's address to run on instead of --workers "
+                    "(its workers must see the cache)")
     ap.add_argument("--campaign-hours", type=float,
                     help="wall hours for the campaign at depth (default: until it is done; 0: none, "
                     "the page from what is stored); Ctrl-C or SIGTERM stops it and writes the page")
@@ -1327,7 +1344,7 @@ def main(argv=None) -> None:
     cache = args.cache or cache_dir() / "findings"
     seconds = None if args.campaign_hours is None else args.campaign_hours * 3600
     signal.signal(signal.SIGTERM, stop)
-    result = run(args.out, 2 if args.quick else 4, budget, cache, args.workers, seconds)
+    result = run(args.out, 2 if args.quick else 4, budget, cache, args.workers, seconds, args.scheduler)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "four_digits.json").write_text(
         json.dumps(result, indent=1, ensure_ascii=False) + "\n"

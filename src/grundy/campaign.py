@@ -61,6 +61,7 @@ seconds at this depth); a deeper one with the sparse kernel under a forced, diff
 COST = (3e-7, 2e-9)
 """CPU seconds a heap, and a heap per rare heap, that order the work until the campaign's own
 steps give a fit (:meth:`Campaign.coefficients`)."""
+REFIT = 64
 MEMBER_WEIGHT = 3.0
 """A member's step waits behind representatives' steps that cost up to this many times more."""
 _BLOCK = 1 << 20
@@ -441,6 +442,8 @@ class _Driver:
         for members in self.classes.values():
             for c in members:
                 self.games[c].rep = members[0]
+        self._parted: dict[str, tuple] = {}
+        self._fit: tuple[int, tuple[float, float]] | None = None
 
     # ------------------------------------------------------------ roles
 
@@ -450,6 +453,12 @@ class _Driver:
         if g.rep == g.code:
             return None
         r = self.games[g.rep]
+        key = (len(g.steps), len(r.steps), g.heaps, r.heaps)
+        if self._parted.get(g.code, (None,))[0] != key:
+            self._parted[g.code] = (key, self._parts(g, r))
+        return self._parted[g.code][1]
+
+    def _parts(self, g: _Game, r: _Game) -> dict | None:
         mine, theirs = g.digests(), r.digests()
         common = sorted(set(mine) & set(theirs))
         agreed = self.plan.seed
@@ -497,7 +506,13 @@ class _Driver:
     def coefficients(self) -> tuple[float, float]:
         """CPU seconds a heap and a heap per rare heap, fitted to the campaign's steps (least
         squares over steps of at least a tenth of a second), or :data:`COST` before there are a
-        dozen such steps."""
+        dozen such steps; fitted again after every :data:`REFIT` steps."""
+        steps = sum(len(g.steps) for g in self.games.values())
+        if self._fit is None or steps >= self._fit[0] + REFIT:
+            self._fit = (steps, self._coefficients())
+        return self._fit[1]
+
+    def _coefficients(self) -> tuple[float, float]:
         rows = []
         for g in self.games.values():
             before = {"heaps": 0, "rare_heaps": 0}
@@ -592,7 +607,7 @@ class _Driver:
     # ------------------------------------------------------------ the result
 
     def result(self, computed: int) -> Campaign:
-        coef = self.coefficients()
+        coef = self._coefficients()
         rows, steps, parts = [], {}, []
         state = {}
         for g in self.games.values():
@@ -640,8 +655,8 @@ class _Driver:
                                       for g in pending), 1),
             "to_floor_cost": round(sum(self.cost(g.heaps, self.plan.floor, self.stats(g), coef)
                                        for g in open_games if g.heaps < self.plan.floor), 1),
-            "next_power_cost": round(sum(self.cost(g.heaps, next_power(g.heaps), self.stats(g), coef)
-                                         for g in open_games), 1),
+            "next_power_cost": round(sum(self.cost(g.heaps, max(self.plan.first, next_power(g.heaps)),
+                                                   self.stats(g), coef) for g in open_games), 1),
         }
         return Campaign(self.name, self.plan, rows, steps, parts, totals, computed)
 
