@@ -194,3 +194,18 @@ def test_a_process_pool_and_dask_reach_the_serial_outcome(tmp_path):
         dask = campaign.run(codes, cat, tmp_path / "d", plan=PLAN, executor=client.get_executor(), slots=2)
     assert rows(pooled) == rows(serial) == rows(dask)
     assert pooled.computed == serial.computed == dask.computed
+
+
+def test_a_checkpoint_cut_by_a_kill_is_computed_again(cat, tmp_path):
+    """A kill between the two files of a save leaves values that fail their checksum: the step
+    starts that game again instead of failing, and leaves no stray file behind."""
+    store = tmp_path / "store"
+    store.mkdir()
+    path = store / "16"
+    campaign.drive("·16", 1024, path)
+    (store / "16.npy").write_bytes((store / "16.npy").read_bytes()[:-8] + b"\0" * 8)
+    (store / ".16.npy.123.tmp").write_bytes(b"cut")
+    out = campaign.step("·16", 2048, str(store), 0, PLAN.marks())
+    assert out["reused"] == 0 and out["heaps"] == 2048
+    assert out["digests"]["1024"] == values_sha256(compute("·16", 1024))
+    assert sorted(f.name for f in store.iterdir()) == ["16.json", "16.npy"]

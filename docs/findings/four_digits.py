@@ -1,7 +1,9 @@
-"""Issue 15: the reading study one digit further, every code of 1..4 digits, settled where it can be.
+"""Issues 15 and 25: the reading study one digit further, every code of 1..4 digits, settled where it
+can be, and the 4-digit table at depth.
 
-    python docs/findings/four_digits.py --out docs/findings/         # 1..4 digits, 0.15 s a code
-    python docs/findings/four_digits.py --out /tmp/f --quick         # 1..2 digits, 0.05 s a code
+    python docs/findings/four_digits.py --out docs/findings/ --campaign-hours 8   # 1..4 digits
+    python docs/findings/four_digits.py --out docs/findings/ --campaign-hours 0   # the page only
+    python docs/findings/four_digits.py --out /tmp/f --quick                      # 1..2 digits
 
 Surveys the family at 2,400 and 10,000 heaps (and the family one digit
 shorter at 2,400, the earlier study, by the same code path) into catalogues
@@ -10,7 +12,11 @@ CPU-time budget per code, resuming from the survey's values and keeping each
 code's values, so that a larger budget later spends only the difference;
 compares with the published tables; groups the codes whose sequences are
 identical; and checks every period it reports with another engine to twice
-its window.  Writes ``four_digits.md``, ``four_digits.json`` and the figures
+its window.  Then the codes still open go to a campaign at depth
+(:func:`grundy.campaign.run`: every open code to 2^22 heaps, representatives whose rare heaps
+have stopped arriving to 2^29), for ``--campaign-hours`` of wall time or until stopped (Ctrl-C,
+SIGTERM); it resumes where it stopped when the command is run again.  Writes ``four_digits.md``,
+``four_digits.json``, the table of every 4-digit code ``four_digits/table.md`` and the figures
 under ``four_digits/``.  Everything computed is kept under
 ``$GRUNDY_CACHE/findings/four_digits-4/`` (``-2`` for ``--quick``), with the
 wall time of each stage as it was computed, so a rerun redoes only the page

@@ -45,7 +45,7 @@ from .catalogue import Catalogue
 from .checkpoint import file_stem, load_existing
 from .classes import RareClass
 from .codes import Code, parse
-from .errors import CertificateError, UsageError
+from .errors import CertificateError, SequenceFileError, UsageError
 from .executors import ProcessPool, SerialExecutor
 
 KIND = "settlement"
@@ -234,7 +234,11 @@ def step(code: str, heaps: int, store: str, since: int, marks: tuple[int, ...]) 
     c = parse(code)
     path = Path(store) / file_stem(c)
     t0 = time.process_time()
-    st = drive(code, heaps, path)
+    try:
+        st = drive(code, heaps, path)
+    except SequenceFileError:
+        _forget(path)
+        st = drive(code, heaps, path)
     cpu = time.process_time() - t0
     values = load_existing(path, c).values
     out = st.to_dict()
@@ -246,6 +250,14 @@ def step(code: str, heaps: int, store: str, since: int, marks: tuple[int, ...]) 
         best = sparse.statistics(c, values)
         out["best"] = {k: getattr(best, k) for k in ("mask", "position", "rare_heaps", "last_rare")}
     return out
+
+
+def _forget(path: Path) -> None:
+    """Delete the values kept at ``path``, and what a killed save left beside them: a checkpoint
+    that a kill cut between its two files is computed again rather than trusted."""
+    for f in path.parent.glob(f"*{path.name}.*"):
+        if f.name in (path.name + ".npy", path.name + ".json") or f.name.endswith(".tmp"):
+            f.unlink(missing_ok=True)
 
 
 def other_mask(code, values: np.ndarray, used: RareClass | None) -> RareClass:
@@ -377,7 +389,7 @@ class Campaign:
 
     def summary(self) -> str:
         t = self.totals
-        return (f"campaign {self.name}: {t['codes']:,} codes ({t['games']:,} games, {t['classes']:,} "
+        return (f"{self.name}: {t['codes']:,} codes ({t['games']:,} games, {t['classes']:,} "
                 f"classes): {t['settled']:,} settled, {t['open']:,} open; {t['done']:,} done, "
                 f"{t['remaining']:,} with steps to go; {t['cpu_seconds']:,.1f} CPU s spent")
 
@@ -601,8 +613,7 @@ class _Driver:
     def tidy(self, g: _Game) -> None:
         """Delete ``g``'s values once it has no step to go."""
         if self.target(g) is None:
-            for suffix in (".npy", ".json"):
-                (self.store / (file_stem(parse(g.code)) + suffix)).unlink(missing_ok=True)
+            _forget(self.store / file_stem(parse(g.code)))
 
     # ------------------------------------------------------------ the result
 
