@@ -183,7 +183,8 @@ def settled_further(
     names: list[str], budget: float, cache: Path, digits: int, executor
 ) -> tuple[list[dict], int]:
     """Every code in ``names`` (unsettled at 10,000 heaps) through :func:`settle_code`, each
-    stored in the cache's catalogue as it finishes; the records and how many this call computed."""
+    stored in the cache's catalogue as it finishes, and then as a settlement in the 10,000-heap
+    survey's catalogue too (for ``grundy report``); the records and how many this call computed."""
     store = cache / "settle"
     store.mkdir(parents=True, exist_ok=True)
     entry = Records("four_digits_settlement", {"budget": budget, "seed": LONG}, SETTLE_ANALYSIS)
@@ -204,6 +205,11 @@ def settled_further(
         ran = run_family(partial(settle_code, budget=budget, store=str(store)), names, cat, entry,
                          executor=executor, on_progress=progress)  # fmt: skip
         out = {r["code"]: r for r in cat.records(entry.kind, entry.params, analysis=entry.analysis)}
+    with Catalogue(cache / f"survey-{digits}-{LONG}.sqlite") as seeds:
+        shown = {r["code"]: r for r in seeds.records("settlement", entry.params)}
+        for name in names:
+            if shown.get(name) != out[name]:
+                seeds.add_record("settlement", name, entry.params, entry.analysis, out[name])
     return [out[n] for n in names], ran.computed
 
 
@@ -1020,6 +1026,16 @@ def page(result: dict) -> str:
             f"{a['codes']:,} codes of 1..{sd} digits; this page reads all {b['codes']:,} codes of "
             f"1..{d} digits, settles what a sweep leaves open, and checks every period it reports "
             "twice."
+        ),
+        "",
+        (
+            f"**The campaign at depth (below) is not finished**: {r['campaign']['totals']['done']:,} of "
+            f"its {r['campaign']['totals']['codes']:,} codes are done, after "
+            f"{r['campaign']['totals']['cpu_seconds']:,.1f} CPU seconds; the rest, and what they would "
+            "cost, are stated there."
+            if r["campaign"]["totals"]["remaining"] else
+            f"The campaign at depth (below) is finished: every one of its "
+            f"{r['campaign']['totals']['codes']:,} codes settled or stopped at its stated frontier."
         ),
         "",
         "## Tallies: does one more digit make a sweep more often wrong?",

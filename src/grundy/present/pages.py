@@ -185,7 +185,7 @@ def settlement_text(st: dict) -> str:
     """A stored settlement (:meth:`Catalogue.settlements`) in one sentence: the certificate, or how
     far ``grundy settle`` computed the code and what its rare heaps were doing there."""
     same = (f" It is the same game as {st['same_game_as']} by the codes' rules ({'; '.join(st['proof'])}), "
-            f"so these are {st['same_game_as']}'s values." if st.get("same_game_as") else "")
+            f"so it has {st['same_game_as']}'s values." if st.get("same_game_as") else "")
     if st["settled"]:
         return (f"Period {st['period']:,} from heap {st['start']:,}, certified by grundy settle at "
                 f"{st['heaps']:,} heaps (window {st['window']:,}).{same}")
