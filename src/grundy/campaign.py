@@ -560,19 +560,25 @@ class _Driver:
 
     # ------------------------------------------------------------ tasks
 
-    def tasks(self, busy: set[str]) -> list[tuple]:
+    def tasks(self, busy: set[str], chains: int = 1) -> list[tuple]:
         """Every task that can run now, best first: ``(key, kind, game, fn, args)``.
 
         The steps of games past the floor come first, the deepest first, so that a deep run, once
         started, goes on to its end (and the disk holds few deep games' values at a time); then
-        every other task by its estimated cost, a member's weighted by :data:`MEMBER_WEIGHT`.
+        every other task by its estimated cost, a member's weighted by :data:`MEMBER_WEIGHT`.  A
+        new deep run starts only while fewer than ``chains`` are under way, so that the other
+        workers keep bringing games to the floor.
         """
         coef = self.coefficients()
+        floor = self.plan.floor
+        deep = sum(g.heaps > floor and self.target(g) is not None for g in self.games.values())
         out = []
         for g in self.games.values():
             if g.code in busy:
                 continue
             goal = self.target(g)
+            if goal is not None and g.heaps == floor and goal > floor and deep >= chains:
+                goal = None
             if goal is not None:
                 weight = 1.0 if self.is_rep(g) else MEMBER_WEIGHT
                 key = ((0, -g.heaps) if g.heaps > self.plan.floor
@@ -753,7 +759,8 @@ def run(
         computed) and the rare heaps that order the first steps.
     store : the folder of the values of the games in progress (shared by every worker).
     executor : serial when None; a :class:`~grundy.executors.ProcessPool`, a Dask client's
-        executor, ...  ``slots`` tasks are kept in flight (default: the pool's workers).
+        executor, ...  ``slots`` tasks are kept in flight (default: the pool's workers), at most
+        ``slots - 1`` of them deep runs past the floor (at least one).
     name : the campaign's name in its records: another name is another campaign.
     seconds : stop after this much wall time: no task is started after it, and the tasks in
         flight on a process pool are ended (each resumes from its checkpoint when run again).
@@ -769,6 +776,7 @@ def run(
     store.mkdir(parents=True, exist_ok=True)
     executor = executor or SerialExecutor()
     slots = slots or _slots(executor)
+    chains = max(1, slots - 1)
     driver = _Driver(codes, catalogue, store, plan, name)
     for g in driver.games.values():
         driver.tidy(g)
@@ -780,7 +788,7 @@ def run(
     while True:
         if deadline is None or time.monotonic() < deadline:
             busy = {game for _, game in pending.values()}
-            for _, kind, game, fn, args in driver.tasks(busy):
+            for _, kind, game, fn, args in driver.tasks(busy, chains):
                 if len(pending) >= slots or (deadline is not None and time.monotonic() >= deadline):
                     break
                 if game in busy:
