@@ -26,7 +26,8 @@ campaign killed at any moment and run again computes only what is missing: a ste
 resumes from the values it checkpointed in ``store``.  A game's values stay in ``store`` while it
 has steps to go and are deleted when it has none (its records keep their digests), so the disk
 holds about one game's values per worker.  Followers get records too, derived from their game's,
-so that ``grundy report`` shows every code's deepest state (:meth:`Catalogue.settlements`).
+written when a run starts and ends, so that ``grundy report`` shows every code's deepest state
+(:meth:`Catalogue.settlements`).
 """
 
 from __future__ import annotations
@@ -455,6 +456,7 @@ class _Driver:
             for c in members:
                 self.games[c].rep = members[0]
         self._parted: dict[str, tuple] = {}
+        self.moved: set[str] = set()
         self._fit: tuple[int, tuple[float, float]] | None = None
 
     # ------------------------------------------------------------ roles
@@ -596,18 +598,15 @@ class _Driver:
         return sorted(out, key=lambda x: x[0])
 
     def store_output(self, kind: str, code: str, out: dict) -> None:
-        """Store a task's output in the catalogue (and in this state); a step's followers get
-        records derived from it, and a game with nothing left to do loses its values file."""
+        """Store a task's output in the catalogue (and in this state); a game with nothing left
+        to do loses its values file."""
         g = self.games[code]
         if kind == "step":
             out = dict(out, campaign=self.name)
             self.cat.add_record(KIND, code, {"campaign": self.name, "heaps": out["target"]}, ANALYSIS, out)
             g.steps = sorted([s for s in g.steps if s["target"] != out["target"]] + [out],
                              key=lambda r: r["heaps"])  # fmt: skip
-            for f in g.followers:
-                self.cat.add_record(KIND, str(f.code), {"campaign": self.name, "heaps": out["target"],
-                                                        "same_game_as": code}, ANALYSIS,
-                                    follower_record(out, f))  # fmt: skip
+            self.moved.add(code)
         elif kind == "check":
             self.cat.add_record(CHECK_KIND, code, {"campaign": self.name}, ANALYSIS, out)
             g.check = out
@@ -615,6 +614,22 @@ class _Driver:
             self.cat.add_record(PARTING_KIND, code, {"campaign": self.name, "other": out["other"]}, ANALYSIS, out)
             g.partings[out["other"]] = out
         self.tidy(g)
+
+    def publish(self, codes: Iterable[str] | None = None) -> None:
+        """Give the followers of the games ``codes`` (default: every game) a record of their
+        game's deepest step, where theirs is missing or stale: one record a follower, so that
+        :meth:`Catalogue.settlements` finds it; the campaign itself never reads them."""
+        games = [self.games[c] for c in (self.games if codes is None else codes) if self.games[c].steps]
+        names = {str(f.code) for g in games for f in g.followers}
+        stored = {r["code"]: r for r in self.cat.records(KIND, codes=names)
+                  if r.get("campaign") == self.name and "same_game_as" in r}
+        for g in games:
+            for f in g.followers:
+                record = follower_record(g.last, f)
+                if stored.get(str(f.code)) != record:
+                    self.cat.add_record(KIND, str(f.code), {"campaign": self.name, "same_game_as": g.code},
+                                        ANALYSIS, record)  # fmt: skip
+        self.moved.clear()
 
     def tidy(self, g: _Game) -> None:
         """Delete ``g``'s values once it has no step to go."""
@@ -783,6 +798,18 @@ def run(
     if not isinstance(executor, SerialExecutor):
         _warm()
     deadline = None if seconds is None else time.monotonic() + seconds
+    driver.publish()
+    try:
+        computed = _drive(driver, executor, slots, chains, deadline, on_progress)
+    finally:
+        driver.publish(driver.moved)
+    return driver.result(computed)
+
+
+def _drive(driver: _Driver, executor: Executor, slots: int, chains: int, deadline: float | None,
+           on_progress) -> int:
+    """The loop of :func:`run`: keep ``slots`` tasks in flight, store each as it returns; the
+    number of tasks stored."""
     pending: dict = {}
     computed = 0
     while True:
@@ -809,7 +836,7 @@ def run(
         if not done:
             _stop(executor, pending)
             break
-    return driver.result(computed)
+    return computed
 
 
 def describe(kind: str, out: dict) -> str:
