@@ -26,7 +26,9 @@ and still reports the time of the run that computed it.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
+import re
 import signal
 import statistics
 import sys
@@ -292,7 +294,8 @@ def driven(names: list[str], cache: Path, digits: int, executor, slots: int, sec
             if isinstance(executor, ProcessPool):
                 executor.terminate()
             log("the campaign was stopped: the page reports what it stored")
-            return campaign.state(names, cat, store, plan=plan, name=CAMPAIGN)
+            stopped = campaign.state(names, cat, store, plan=plan, name=CAMPAIGN)
+            return dataclasses.replace(stopped, computed=count[0])
 
 
 TABLE_COLUMNS = ["status", "start", "period", "window", "heaps", "mask", "position", "rare_heaps",
@@ -324,7 +327,7 @@ def table(long_rows: list[dict], settle_rows: list[dict], camp: campaign.Campaig
 def at_depth(camp: campaign.Campaign, long_rows: list[dict], settle_rows: list[dict], digits: int,
              lookup: dict) -> dict:
     """Every number the page states about the campaign."""
-    games = [r for r in camp.rows if r["game"] == r["code"]]
+    games = camp.games
     reps = [r for r in games if r["rep"] == r["code"]]
     settled_games = [r for r in games if r["settled"]]
     open_reps = [r for r in reps if not r["settled"]]
@@ -333,6 +336,9 @@ def at_depth(camp: campaign.Campaign, long_rows: list[dict], settle_rows: list[d
     for r in camp.rows:
         members.setdefault(r["rep"], []).append(r["code"])
         same.setdefault(r["game"], []).append(r["code"])
+    for r in games:
+        members.setdefault(r["rep"], [r["code"]])
+        same.setdefault(r["code"], [r["code"]])
     checks = [r["checked"] for r in settled_games if r["checked"] is not None]
     tab = table(long_rows, settle_rows, camp)
     longest = [c for c in tab if digits_of(c) == digits]
@@ -390,9 +396,10 @@ def at_depth(camp: campaign.Campaign, long_rows: list[dict], settle_rows: list[d
         "frontier": [{k: r[k] for k in ("code", "heaps", "mask", "position", "rare_heaps", "last_rare",
                                         "max", "frontier", "next", "cpu_seconds")}
                      | {"codes": len(members[r["code"]])} for r in frontier],
-        "cost_model": {"microseconds_a_heap": round(camp.totals["coefficients"][0] * 1e6, 4),
-                       "nanoseconds_a_rare_heap": round(camp.totals["coefficients"][1] * 1e9, 4)},
-        "cpu_per_game": {"median": statistics.median(cpu) if cpu else None, "max": max(cpu, default=None)},
+        "cost_model": {"microseconds_a_heap": round(camp.totals["coefficients"][0] * 1e6, 3),
+                       "nanoseconds_a_rare_heap": round(camp.totals["coefficients"][1] * 1e9, 3)},
+        "cpu_per_game": {"median": round(statistics.median(cpu), 3) if cpu else None,
+                         "max": max(cpu, default=None)},
         "deepest_open": max((r["heaps"] for r in open_reps), default=None),
         "table_columns": TABLE_COLUMNS,
         "table": tab,
@@ -989,7 +996,7 @@ def table_page(r: dict) -> str:
 def frontier_figure(camp: campaign.Campaign, where: Path) -> None:
     """The open games: depth reached against the last rare heap, with the line below which rare
     heaps count as having stopped arriving."""
-    games = [r for r in camp.rows if r["game"] == r["code"] and not r["settled"] and r["last_rare"]]
+    games = [r for r in camp.games if not r["settled"] and r["last_rare"]]
     fig, ax = subplots(figsize=(6, 4.5))
     for label, pts in (("representatives", [r for r in games if r["rep"] == r["code"]]),
                        ("members", [r for r in games if r["rep"] != r["code"]])):  # fmt: skip
@@ -1368,11 +1375,17 @@ def main(argv=None) -> None:
     signal.signal(signal.SIGTERM, stop)
     result = run(args.out, 2 if args.quick else 4, budget, cache, args.workers, seconds, args.scheduler)
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "four_digits.json").write_text(
-        json.dumps(result, indent=1, ensure_ascii=False) + "\n"
-    )
+    (args.out / "four_digits.json").write_text(compact(json.dumps(result, indent=1, ensure_ascii=False)) + "\n")
     (args.out / "four_digits.md").write_text(page(result))
     (args.out / "four_digits" / "table.md").write_text(table_page(result))
+
+
+SCALARS = re.compile(r'\[\n\s*((?:-?[\d.]+|true|false|null|"[^"\\\n\[\]{}]*")(?:,\n\s*(?:-?[\d.]+|true|false|null|"[^"\\\n\[\]{}]*"))*)\n\s*\]')
+
+
+def compact(text: str) -> str:
+    """Indented JSON with each list of plain scalars on one line (the table's rows)."""
+    return SCALARS.sub(lambda m: "[" + ", ".join(x.strip() for x in m.group(1).split(",\n")) + "]", text)
 
 
 def stop(signum, frame) -> None:

@@ -366,7 +366,8 @@ class _Game:
 class Campaign:
     """Where a campaign stands (:func:`run`): a row per code asked for, and the totals.
 
-    ``rows`` hold each code's deepest state: its game and the proof that makes it that game,
+    ``rows`` hold each code's deepest state (``games`` the same for each game computed, which
+    may be a code not asked for: the canonical code of one that was): its game and the proof,
     its class representative, its settlement (start, period, window, or the depth reached) with
     the sparse statistics there, its CPU seconds (a follower's are its game's), why it stopped
     (``frontier``) or the depth its next step goes to (``next``), how its certificate was checked,
@@ -378,6 +379,7 @@ class Campaign:
     name: str
     plan: Plan
     rows: list[dict]
+    games: list[dict]
     steps: dict[str, list[list]]
     partings: list[dict]
     totals: dict
@@ -386,7 +388,7 @@ class Campaign:
     def to_dict(self) -> dict:
         return {"name": self.name, "plan": self.plan.to_dict(), "totals": self.totals,
                 "computed": self.computed, "partings": self.partings, "rows": self.rows,
-                "steps": self.steps}  # fmt: skip
+                "games": self.games, "steps": self.steps}  # fmt: skip
 
     def summary(self) -> str:
         t = self.totals
@@ -655,6 +657,8 @@ class _Driver:
             s = self.same[c]
             g = self.games[str(s.canonical)]
             rows.append(self._row(c, s, g, state[g.code]))
+        game_rows = [self._row(g.code, SameGame(parse(g.code), parse(g.code), ()), g, state[g.code])
+                     for g in self.games.values()]
         games = list(self.games.values())
         open_games = [g for g in games if not g.settled]
         cpu_steps = sum(s["cpu_seconds"] for g in games for s in g.steps)
@@ -690,7 +694,7 @@ class _Driver:
             "next_power_cost": round(sum(self.cost(g.heaps, max(self.plan.first, next_power(g.heaps)),
                                                    self.stats(g), coef) for g in open_games), 1),
         }
-        return Campaign(self.name, self.plan, rows, steps, parts, totals, computed)
+        return Campaign(self.name, self.plan, rows, game_rows, steps, parts, totals, computed)
 
     def _row(self, code: str, same: SameGame, g: _Game, state: dict) -> dict:
         last = g.last or {}
