@@ -209,3 +209,22 @@ def test_a_checkpoint_cut_by_a_kill_is_computed_again(cat, tmp_path):
     assert out["reused"] == 0 and out["heaps"] == 2048
     assert out["digests"]["1024"] == values_sha256(compute("·16", 1024))
     assert sorted(f.name for f in store.iterdir()) == ["16.json", "16.npy"]
+
+
+def test_one_deep_run_at_a_time_leaves_the_other_workers_to_the_floor(cat, tmp_path):
+    """With ``chains`` deep runs allowed, no more representatives leave the floor at once, a
+    representative in flight there counting as one."""
+    codes = ["·56", "·104", "·106", "·167"]
+    floor_only = campaign.Plan(first=1 << 10, floor=1 << 12, depth=1 << 12, seed=60, quiet_ratio=2)
+    campaign.run(codes, cat, tmp_path / "s", plan=floor_only)
+    deeper = campaign.Plan(first=1 << 10, floor=1 << 12, depth=1 << 16, seed=60, quiet_ratio=2)
+    driver = campaign._Driver(codes, cat, tmp_path / "s", deeper, "campaign")
+    quiet = [g for g in driver.games.values() if not g.settled and deeper.quiet(g.last)]
+
+    def starts(busy, chains):
+        return [t[2] for t in driver.tasks(busy, chains) if t[1] == "step"]
+
+    assert len(quiet) >= 2
+    first = starts(set(), 1)
+    assert len(first) == 1 and len(starts(set(), 3)) == min(3, len(quiet))
+    assert starts(set(first), 1) == []

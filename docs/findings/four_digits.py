@@ -350,8 +350,7 @@ def at_depth(camp: campaign.Campaign, long_rows: list[dict], settle_rows: list[d
     cpu = sorted(r["cpu_seconds"] for r in games if r["steps"])
     deep = sorted(settled_games, key=lambda r: (-r["window"], r["code"]))[:RANKED]
     frontier = sorted(open_reps, key=lambda r: (-r["heaps"], r["code"]))[:RANKED]
-    quiet = [r for r in open_reps if r["mask"] is not None and r["heaps"] >= camp.plan.floor
-             and (r["last_rare"] is None or r["last_rare"] * camp.plan.quiet_ratio < r["heaps"])]
+    quiet = [r for r in open_reps if r["quiet"] and r["heaps"] >= camp.plan.floor]
     fields = ("code", "start", "period", "window", "heaps", "cpu_seconds")
     return {
         "name": camp.name,
@@ -831,7 +830,8 @@ def campaign_section(r: dict) -> list[str]:
             f"(`2^{lg['floor']}`); a representative still open there goes on, a power of two at a "
             f"time, to {p['depth']:,} heaps (`2^{lg['depth']}`) for as long as its rare heaps have "
             f"stopped arriving, that is while its last rare heap lies below 1/{p['quiet_ratio']} "
-            f"of the depth. When a representative settles, each member is settled to its own "
+            f"of the depth (under the mask the engine used, shown below, or the mask that makes "
+            f"the fewest heaps rare). When a representative settles, each member is settled to its own "
             f"window from its own values; a member whose values part from its representative's "
             f"is a finding and gets its own run."
         ),

@@ -567,35 +567,40 @@ class _Driver:
     def tasks(self, busy: set[str], chains: int = 1) -> list[tuple]:
         """Every task that can run now, best first: ``(key, kind, game, fn, args)``.
 
-        The steps of games past the floor come first, the deepest first, so that a deep run, once
-        started, goes on to its end (and the disk holds few deep games' values at a time); then
-        every other task by its estimated cost, a member's weighted by :data:`MEMBER_WEIGHT`.  A
+        Checks of new certificates and partings come first (each is one computation, and the
+        outcome is a finding), then the steps of games past the floor, the deepest first, so that
+        a deep run, once started, goes on to its end (and the disk holds few deep games' values at
+        a time); then every other step by its estimated cost, a member's weighted by
+        :data:`MEMBER_WEIGHT`.  A
         new deep run starts only while fewer than ``chains`` are under way, so that the other
         workers keep bringing games to the floor.
         """
         coef = self.coefficients()
         floor = self.plan.floor
-        deep = sum(g.heaps > floor and self.target(g) is not None for g in self.games.values())
+        starts = chains - sum(self.target(g) is not None and (g.heaps > floor or (g.heaps == floor and g.code in busy))
+                              for g in self.games.values())
         out = []
         for g in self.games.values():
             if g.code in busy:
                 continue
             goal = self.target(g)
-            if goal is not None and g.heaps == floor and goal > floor and deep >= chains:
-                goal = None
+            if goal is not None and g.heaps == floor and goal > floor:
+                starts -= 1
+                if starts < 0:
+                    goal = None
             if goal is not None:
                 weight = 1.0 if self.is_rep(g) else MEMBER_WEIGHT
-                key = ((0, -g.heaps) if g.heaps > self.plan.floor
-                       else (1, weight * self.cost(g.heaps, goal, self.stats(g), coef)))
+                key = ((1, -g.heaps) if g.heaps > self.plan.floor
+                       else (2, weight * self.cost(g.heaps, goal, self.stats(g), coef)))
                 out.append((key, "step", g.code, step,
                             (g.code, goal, str(self.store), g.heaps, self.plan.marks())))  # fmt: skip
             if g.settled and g.check is None:
                 row = {k: g.last[k] for k in ("code", "start", "period", "window", "mask", "position")}
-                key = (1, 2 * self.cost(0, 2 * g.last["window"], g.last, coef))
+                key = (0, 2 * self.cost(0, 2 * g.last["window"], g.last, coef))
                 out.append((key, "check", g.code, check, (row, None, g.last["window_sha256"])))
             p = self.parted(g)
             if p and "differs_by" in p and p["from"] not in g.partings and p["differs_by"] <= self.plan.floor:
-                key = (1, MEMBER_WEIGHT * self.cost(0, p["differs_by"], self.stats(g), coef))
+                key = (0, MEMBER_WEIGHT * self.cost(0, p["differs_by"], self.stats(g), coef))
                 out.append((key, "parting", g.code, parting, (g.code, p["from"], p["differs_by"])))
         return sorted(out, key=lambda x: x[0])
 
@@ -727,6 +732,7 @@ class _Driver:
             "steps": len(g.steps),
             "next": state["target"],
             "frontier": state["frontier"],
+            "quiet": None if g.last is None else self.plan.quiet(g.last),
             "agrees_with_rep_to": agree,
             "parted": state["parted"],
             "checked": None if not settled or g.check is None else
