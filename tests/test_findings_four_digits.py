@@ -107,7 +107,7 @@ def test_reduced_run_campaign_counts_add_up(quick):
     assert tot["codes"] == st["open"] == tot["settled"] + tot["open"]
     assert k["survey"] == t["long"]["settled"] and k["budget"] == k["survey"] + st["settled"]
     assert k["now"] == k["budget"] + tot["settled"] and k["codes"] == t["long"]["codes"]
-    assert tot["games"] + tot["followers"] == tot["codes"] == tot["done"] + tot["remaining"]
+    assert tot["games"] + tot["followers"] == tot["codes"] == tot["done"] + tot["remaining"] + tot["awaiting_check"]
     assert c["rules"]["checked_at_survey"] == c["rules"]["followers"]  # every open code was surveyed
     assert c["rules"]["lookup_agrees"] == c["rules"]["lookup_codes"]  # outside truth agrees
     assert c["checks"]["checked"] == c["checks"]["held"] == c["checks"]["agreed"] == c["checks"]["settled_games"]

@@ -508,6 +508,7 @@ def run(out_dir: Path, digits: int, budget: float, cache: Path, workers: int,
     result["settling"] = settling(long_rows, settle_rows)
     lookup, games = published()
     result["campaign"] = at_depth(camp, long_rows, settle_rows, digits, lookup)
+    result["campaign"]["sittings"] = sittings(cache, campaign_wall, camp.computed, workers)
     outcome = outcomes(long_rows, settle_rows, camp.rows)
     result["same_games"] = same_games(long_rows, outcome, lookup)
     result["literature"] = literature(outcome, result["same_games"], lookup, games, digits)
@@ -521,6 +522,17 @@ def run(out_dir: Path, digits: int, budget: float, cache: Path, workers: int,
     figures(result, surveys, settle_rows, out_dir / "four_digits")
     frontier_figure(camp, out_dir / "four_digits")
     return result
+
+
+def sittings(cache: Path, seconds: float, tasks: int, workers: int) -> list[dict]:
+    """The campaign's sittings, kept in ``campaign_sittings.json`` in the cache: this one is added
+    when it computed something (a page-only run is no sitting)."""
+    path = cache / "campaign_sittings.json"
+    kept = json.loads(path.read_text()) if path.exists() else []
+    if tasks:
+        kept.append({"seconds": round(seconds, 1), "tasks": tasks, "workers": workers})
+        path.write_text(json.dumps(kept))
+    return kept
 
 
 def stage_times(cache: Path, budget: float, wall: dict, computed: dict, totals: dict) -> dict:
@@ -838,7 +850,8 @@ def campaign_section(r: dict) -> list[str]:
         "",
         (
             f"**How far it has got.** {t['done']:,} of the {t['codes']:,} codes are done (settled "
-            f"and checked, or stopped at their frontier) and {t['remaining']:,} have steps to go "
+            f"and checked, or stopped at their frontier), {t['awaiting_check']:,} are settled and "
+            f"await their check, and {t['remaining']:,} have steps to go "
             f"({t['remaining_games']:,} games); {t['steps']:,} steps have computed "
             f"{t['heaps_computed']:,} heaps in {t['cpu_steps']:,.1f} CPU seconds"
             + (f" ({t['heaps_per_second']:,} heaps a second)" if t["heaps_per_second"] else "")
@@ -947,8 +960,12 @@ def campaign_section(r: dict) -> list[str]:
             (
                 f"Cost: a game took {cpg['median']:g} CPU seconds (median) and at most "
                 f"{cpg['max']:g}; the deepest open representative reached {n(c['deepest_open'])} "
-                f"heaps. This sitting ran the campaign for {r['this_run']['seconds']['campaign']:,.0f} "
-                f"s of wall time and computed {r['this_run']['computed']['campaign']:,} of its tasks."
+                f"heaps. The campaign has had {len(c['sittings']):,} sittings so far, "
+                f"{sum(x['seconds'] for x in c['sittings']):,.0f} s of wall time in all ("
+                + ", ".join(f"{x['seconds']:,.0f} s and {x['tasks']:,} tasks on {x['workers']} workers"
+                            for x in c["sittings"])
+                + f"); this run computed {r['this_run']['computed']['campaign']:,} of its tasks in "
+                f"{r['this_run']['seconds']['campaign']:,.0f} s."
             ),
         ]
     return L

@@ -682,6 +682,7 @@ class _Driver:
             "settled_games": len(games) - len(open_games),
             "done": sum(r["next"] is None and (not r["settled"] or r["checked"] is not None) for r in rows),
             "remaining": sum(r["next"] is not None for r in rows),
+            "awaiting_check": sum(r["settled"] and r["checked"] is None for r in rows),
             "remaining_games": len(pending),
             "unchecked": sum(g.settled and g.check is None for g in games),
             "steps": sum(len(g.steps) for g in games),
