@@ -508,7 +508,9 @@ def run(out_dir: Path, digits: int, budget: float, cache: Path, workers: int,
     result["settling"] = settling(long_rows, settle_rows)
     lookup, games = published()
     result["campaign"] = at_depth(camp, long_rows, settle_rows, digits, lookup)
-    result["campaign"]["sittings"] = sittings(cache, campaign_wall, camp.computed, workers)
+    work = camp.computed or camp.totals["remaining"] or camp.totals["awaiting_check"]
+    result["campaign"]["sittings"] = sittings(cache, campaign_wall, camp.computed, workers,
+                                              campaign_seconds != 0 and bool(work))
     outcome = outcomes(long_rows, settle_rows, camp.rows)
     result["same_games"] = same_games(long_rows, outcome, lookup)
     result["literature"] = literature(outcome, result["same_games"], lookup, games, digits)
@@ -524,12 +526,12 @@ def run(out_dir: Path, digits: int, budget: float, cache: Path, workers: int,
     return result
 
 
-def sittings(cache: Path, seconds: float, tasks: int, workers: int) -> list[dict]:
+def sittings(cache: Path, seconds: float, tasks: int, workers: int, ran: bool) -> list[dict]:
     """The campaign's sittings, kept in ``campaign_sittings.json`` in the cache: this one is added
-    when it computed something (a page-only run is no sitting)."""
+    when the campaign ran with work to do (``--campaign-hours 0`` writes the page only)."""
     path = cache / "campaign_sittings.json"
     kept = json.loads(path.read_text()) if path.exists() else []
-    if tasks:
+    if ran:
         kept.append({"seconds": round(seconds, 1), "tasks": tasks, "workers": workers})
         path.write_text(json.dumps(kept))
     return kept

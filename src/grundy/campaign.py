@@ -56,6 +56,9 @@ ANALYSIS = 1
 """The meaning of the campaign's records: bump it when that changes."""
 CHECKPOINT_SECONDS = 60.0
 """How often a step in flight saves its values (a killed step loses at most this much)."""
+GRACE_SECONDS = CHECKPOINT_SECONDS
+"""Past a campaign's time, how long the tasks in flight may still finish (a check keeps nothing
+until it ends) before they are ended."""
 DENSE_LIMIT = 400_000
 """Twice a window up to this many heaps is checked with the dense kernel (quadratic, a few
 seconds at this depth); a deeper one with the sparse kernel under a forced, different mask."""
@@ -788,8 +791,9 @@ def run(
         executor, ...  ``slots`` tasks are kept in flight (default: the pool's workers), at most
         ``slots - 1`` of them deep runs past the floor (at least one).
     name : the campaign's name in its records: another name is another campaign.
-    seconds : stop after this much wall time: no task is started after it, and the tasks in
-        flight on a process pool are ended (each resumes from its checkpoint when run again).
+    seconds : stop after this much wall time: no task is started after it, and the tasks still
+        in flight :data:`GRACE_SECONDS` later are ended on a process pool (a step resumes from its
+        checkpoint when run again, a check starts again).
     on_progress : ``on_progress(kind, output)`` as each task's output is stored (``kind`` is
         ``step``, ``check`` or ``parting``; :func:`describe` says it in a sentence).
 
@@ -823,6 +827,7 @@ def _drive(driver: _Driver, executor: Executor, slots: int, chains: int, deadlin
     number of tasks stored."""
     pending: dict = {}
     computed = 0
+    end = None if deadline is None else deadline + GRACE_SECONDS
     while True:
         if deadline is None or time.monotonic() < deadline:
             busy = {game for _, game in pending.values()}
@@ -835,7 +840,7 @@ def _drive(driver: _Driver, executor: Executor, slots: int, chains: int, deadlin
                 busy.add(game)
         if not pending:
             break
-        left = None if deadline is None else max(0.0, deadline - time.monotonic())
+        left = None if end is None else max(0.0, end - time.monotonic())
         done, _ = wait(pending, timeout=left, return_when=FIRST_COMPLETED)
         for fut in done:
             kind, game = pending.pop(fut)
