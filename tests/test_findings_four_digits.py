@@ -9,6 +9,8 @@ import numpy as np
 import pytest
 
 from findings_check import load, script, unexplained
+from grundy import campaign
+from grundy.engine import compute_with_stats, sparse
 
 four = script("four_digits")
 LOOKUP, GAMES = four.published()
@@ -46,7 +48,7 @@ def test_a_larger_budget_resumes_and_spends_the_difference(tmp_path):
 
 def test_a_check_holds_for_a_true_period_and_fails_for_a_false_one():
     row = {"code": "·137", "start": 52, "period": 34, "window": 175, "mask": None, "position": None}
-    values = four.compute_with_stats("·137", 400)[0]
+    values = compute_with_stats("·137", 400)[0]
     good = four.check(row, values)
     assert good["holds"] and good["agrees"] and good["engine"] == "dense" and good["depth"] == 350
     assert not four.check(dict(row, start=51), values)["holds"]
@@ -56,13 +58,16 @@ def test_a_check_holds_for_a_true_period_and_fails_for_a_false_one():
 
 
 def test_a_deep_check_forces_another_mask(monkeypatch):
-    monkeypatch.setattr(four, "DENSE_LIMIT", 100)
-    values = four.compute_with_stats("·137", 400)[0]
+    monkeypatch.setattr(campaign, "DENSE_LIMIT", 100)
+    values = compute_with_stats("·137", 400)[0]
     row = {"code": "·137", "start": 52, "period": 34, "window": 175, "mask": 1, "position": False}
     out = four.check(row, values)
     assert out["engine"].startswith("sparse, mask ") and out["engine"] != "sparse, mask 1"
     assert out["holds"] and out["agrees"]
-    assert four.other_mask(four.parse("·137"), values, four.sparse.even_class(1)) != four.sparse.even_class(1)
+    assert campaign.other_mask(four.parse("·137"), values, sparse.even_class(1)) != sparse.even_class(1)
+    by_digest = four.check(row, None, campaign.digest(values, 175))
+    assert by_digest["agrees"] and by_digest["compared"] == 175
+    assert not four.check(row, None, campaign.digest(values + 1, 175))["agrees"]
 
 
 @pytest.fixture(scope="module")
@@ -86,7 +91,7 @@ def test_reduced_run_counts_add_up(quick):
                              r["checks"])  # fmt: skip
     assert t["short"]["codes"] == t["long"]["codes"] == 63 and t["shorter"]["codes"] == 7
     assert st["codes"] == t["long"]["growing"] + t["long"]["bounded_unsettled"]
-    assert st["settled"] + st["open"] == st["codes"] == len(st["open_codes"]) + len(st["settled_codes"])
+    assert st["settled"] + st["open"] == st["codes"]
     assert chk["periods"] == t["long"]["settled"] + st["settled"] == chk["held"] == chk["agreed"]
     assert chk["failed"] == [] and all(t[k]["reached_window"] == 0 for k in t)
     assert sum(int(k) * n for k, n in same["size_counts"].items()) == same["codes"] == 63
@@ -95,8 +100,37 @@ def test_reduced_run_counts_add_up(quick):
     assert r["from_nothing"] is True
 
 
+def test_reduced_run_campaign_counts_add_up(quick):
+    _, r = load(quick, "four_digits")
+    c, st, t = r["campaign"], r["settling"], r["tallies"]
+    k, tot = c["counts"], c["totals"]
+    assert tot["codes"] == st["open"] == tot["settled"] + tot["open"]
+    assert k["survey"] == t["long"]["settled"] and k["budget"] == k["survey"] + st["settled"]
+    assert k["now"] == k["budget"] + tot["settled"] and k["codes"] == t["long"]["codes"]
+    assert tot["games"] + tot["followers"] == tot["codes"] == tot["done"] + tot["remaining"] + tot["awaiting_check"]
+    assert c["rules"]["checked_at_survey"] == c["rules"]["followers"]  # every open code was surveyed
+    assert c["rules"]["lookup_agrees"] == c["rules"]["lookup_codes"]  # outside truth agrees
+    assert c["checks"]["checked"] == c["checks"]["held"] == c["checks"]["agreed"] == c["checks"]["settled_games"]
+    assert c["deepest"] and c["checks"]["failed"] == []  # ·56 settles past the quick floor
+
+
+def test_reduced_run_table_has_every_code_of_the_longest_digits(quick):
+    _, r = load(quick, "four_digits")
+    table = (quick / "four_digits" / "table.md").read_text()
+    rows = {line.split(" | ")[0][2:]: line for line in table.splitlines() if line.startswith("| ·")}
+    longest = [code for code in r["campaign"]["table"] if four.digits_of(code) == r["digits"]]
+    assert sorted(rows) == sorted(longest) and len(rows) == 56
+    cols = r["campaign"]["table_columns"]
+    for code, row in r["campaign"]["table"].items():
+        if code in rows:
+            x = dict(zip(cols, row))
+            depth = x["window"] if x["status"] != "open" else x["heaps"]
+            assert rows[code].endswith(f"`grundy settle {code} --max-heaps {depth}` |")
+            assert unexplained(rows[code], {"row": row, "code": code}) == []
+
+
 def test_reduced_run_figures_exist(quick):
-    for f in ("tallies.png", "reach.png", "settled.png", "open.png", "classes.png"):
+    for f in ("tallies.png", "reach.png", "settled.png", "open.png", "classes.png", "frontier.png"):
         assert (quick / "four_digits" / f).stat().st_size > 1000
 
 

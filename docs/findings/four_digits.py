@@ -1,7 +1,9 @@
-"""Issue 15: the reading study one digit further, every code of 1..4 digits, settled where it can be.
+"""Issues 15 and 25: the reading study one digit further, every code of 1..4 digits, settled where it
+can be, and the 4-digit table at depth.
 
-    python docs/findings/four_digits.py --out docs/findings/         # 1..4 digits, 0.15 s a code
-    python docs/findings/four_digits.py --out /tmp/f --quick         # 1..2 digits, 0.05 s a code
+    python docs/findings/four_digits.py --out docs/findings/ --campaign-hours 8   # 1..4 digits
+    python docs/findings/four_digits.py --out docs/findings/ --campaign-hours 0   # the page only
+    python docs/findings/four_digits.py --out /tmp/f --quick                      # 1..2 digits
 
 Surveys the family at 2,400 and 10,000 heaps (and the family one digit
 shorter at 2,400, the earlier study, by the same code path) into catalogues
@@ -10,7 +12,11 @@ CPU-time budget per code, resuming from the survey's values and keeping each
 code's values, so that a larger budget later spends only the difference;
 compares with the published tables; groups the codes whose sequences are
 identical; and checks every period it reports with another engine to twice
-its window.  Writes ``four_digits.md``, ``four_digits.json`` and the figures
+its window.  Then the codes still open go to a campaign at depth
+(:func:`grundy.campaign.run`: every open code to 2^22 heaps, representatives whose rare heaps
+have stopped arriving to 2^29), for ``--campaign-hours`` of wall time or until stopped (Ctrl-C,
+SIGTERM); it resumes where it stopped when the command is run again.  Writes ``four_digits.md``,
+``four_digits.json``, the table of every 4-digit code ``four_digits/table.md`` and the figures
 under ``four_digits/``.  Everything computed is kept under
 ``$GRUNDY_CACHE/findings/four_digits-4/`` (``-2`` for ``--quick``), with the
 wall time of each stage as it was computed, so a rerun redoes only the page
@@ -20,7 +26,10 @@ and still reports the time of the run that computed it.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
+import re
+import signal
 import statistics
 import sys
 import time
@@ -31,12 +40,13 @@ from pathlib import Path
 
 import numpy as np
 
+from grundy import campaign
+from grundy.campaign import DENSE_LIMIT, check
 from grundy.catalogue import Catalogue
 from grundy.checkpoint import cache_dir, file_stem, load_existing
-from grundy.classes import RareClass
 from grundy.codes import family, parse
-from grundy.engine import choose, compute_with_stats, sparse
-from grundy.executors import default_executor
+from grundy.engine import choose
+from grundy.executors import ProcessPool, default_executor
 from grundy.figures import save, subplots
 from grundy.runner import Records
 from grundy.runner import run as run_family
@@ -48,9 +58,6 @@ from grundy.tallies import REPETITIONS, tallies
 HERE = Path(__file__).resolve().parent
 SHORT, LONG = 2400, 10_000
 MAX_HEAPS = 10**8
-DENSE_LIMIT = 400_000
-"""Twice a window up to this many heaps is checked with the dense kernel (quadratic, a few
-seconds at this depth); a deeper one with the sparse kernel under a forced, different mask."""
 RANKED = 25
 SETTLE_ANALYSIS = 1
 """The meaning of :func:`settle_code`'s record: bump it when that changes."""
@@ -167,7 +174,7 @@ def settle_code(name: str, budget: float, store: str) -> dict:
     spent = before["cpu_seconds"] if before is not None else 0.0
     warm()
     t0 = time.process_time()
-    st = settle(code, MAX_HEAPS, out=base, seconds=budget - spent, checkpoint_seconds=3600)
+    st = campaign.drive(code, MAX_HEAPS, base, seconds=budget - spent)
     out = st.to_dict()
     out["cpu_seconds"] = round(spent + time.process_time() - t0, 3)
     note.write_text(json.dumps(out, ensure_ascii=False))
@@ -178,7 +185,8 @@ def settled_further(
     names: list[str], budget: float, cache: Path, digits: int, executor
 ) -> tuple[list[dict], int]:
     """Every code in ``names`` (unsettled at 10,000 heaps) through :func:`settle_code`, each
-    stored in the cache's catalogue as it finishes; the records and how many this call computed."""
+    stored in the cache's catalogue as it finishes, and then as a settlement in the 10,000-heap
+    survey's catalogue too (for ``grundy report``); the records and how many this call computed."""
     store = cache / "settle"
     store.mkdir(parents=True, exist_ok=True)
     entry = Records("four_digits_settlement", {"budget": budget, "seed": LONG}, SETTLE_ANALYSIS)
@@ -199,61 +207,21 @@ def settled_further(
         ran = run_family(partial(settle_code, budget=budget, store=str(store)), names, cat, entry,
                          executor=executor, on_progress=progress)  # fmt: skip
         out = {r["code"]: r for r in cat.records(entry.kind, entry.params, analysis=entry.analysis)}
+    with Catalogue(cache / f"survey-{digits}-{LONG}.sqlite") as seeds:
+        shown = {r["code"]: r for r in seeds.records("settlement", entry.params)}
+        for name in names:
+            if shown.get(name) != out[name]:
+                seeds.add_record("settlement", name, entry.params, entry.analysis, out[name])
     return [out[n] for n in names], ran.computed
 
 
 # ---------------------------------------------------------------- checking certificates
 
 
-def other_mask(code, values: np.ndarray, used: RareClass | None) -> RareClass:
-    """The plain mask, other than ``used``, that makes the fewest of ``values`` rare."""
-    top = max(1, int(values.max()))
-    best = None
-    for bits in range(1, 1 << top.bit_length()):
-        m = sparse.even_class(bits)
-        if m != used:
-            n = sparse.rare_heaps(code, values, m).size
-            best = min(best or (n, m), (n, m), key=lambda x: x[0])
-    return best[1]
-
-
-def check(row: dict, kept: np.ndarray | None) -> dict:
-    """Compute ``row``'s code to twice its window with an engine other than the one that found
-    the period, and check that the period holds there and the values agree with ``kept``.
-
-    Codes the sparse method covers were computed by it (dense where no mask paid): they are
-    checked with the dense kernel, or beyond :data:`DENSE_LIMIT` with the sparse kernel
-    under a forced mask other than the one used.  Codes without two-heap moves were computed
-    by the dense kernel: they are checked with the plain-Python reference engine.
-    """
-    code = parse(row["code"])
-    s, p, depth = row["start"], row["period"], 2 * row["window"]
-    mask = None
-    if not sparse.applies(code):
-        engine = "reference"
-    elif depth <= DENSE_LIMIT:
-        engine = "dense"
-    else:
-        engine = "sparse"
-        used = sparse.even_class(row["mask"], bool(row["position"])) if row["mask"] else None
-        mask = other_mask(code, kept, used)
-    values = compute_with_stats(code, depth, engine=engine, mask=mask)[0].astype(np.int64)
-    n = min(depth, 0 if kept is None else kept.size)
-    return {
-        "code": row["code"],
-        "engine": engine if mask is None else f"sparse, mask {mask.label}",
-        "depth": depth,
-        "holds": bool(np.array_equal(values[s + p :], values[s : depth - p])),
-        "agrees": kept is not None
-        and bool(np.array_equal(values[:n], np.asarray(kept[:n], dtype=np.int64))),
-        "compared": n,
-    }
-
-
 def checked(survey_rows: list[dict], settle_rows: list[dict], cache: Path, digits: int) -> list[dict]:
-    """:func:`check` for every period the page reports: the survey's at 10,000 heaps and the
-    settlements', each against the values it was read on (kept in the cache).  Each check is
-    kept in ``checks.json`` in the cache, keyed by code, start and period."""
+    """:func:`grundy.campaign.check` for the periods of the survey at 10,000 heaps and of the
+    CPU budget, each against the values it was read on (kept in the cache); the campaign checks
+    its own.  Each check is kept in ``checks.json`` in the cache, keyed by code, start and period."""
     path = cache / "checks.json"
     kept = json.loads(path.read_text()) if path.exists() else {}
     out = []
@@ -272,6 +240,169 @@ def checked(survey_rows: list[dict], settle_rows: list[dict], cache: Path, digit
                 path.write_text(json.dumps(kept, ensure_ascii=False))
             out.append(kept[key])
     return out
+
+
+# ---------------------------------------------------------------- the campaign at depth
+
+
+CAMPAIGN = "four_digits"
+"""The campaign's name in the catalogue's records."""
+
+
+def plan_for(digits: int) -> campaign.Plan:
+    """Issue 25's depths for the page (every open code to 2^22 heaps, representatives whose rare
+    heaps have stopped arriving to 2^29), far smaller ones for ``--quick``."""
+    if digits >= 4:
+        return campaign.Plan(seed=LONG)
+    return campaign.Plan(first=1 << 12, floor=1 << 15, depth=1 << 20, quiet_ratio=10, seed=LONG)
+
+
+def executor_for(workers: int, scheduler: str | None):
+    """A process pool of ``workers`` (serial for one), or a Dask client's executor on the cluster
+    at ``scheduler`` (its workers must see the cache's folder); the tasks to keep in flight; the
+    client to close (None for a pool)."""
+    if scheduler is None:
+        return default_executor(workers), workers, None
+    from distributed import Client
+
+    client = Client(scheduler, timeout="10s")
+    return client.get_executor(), max(1, sum(client.nthreads().values())), client
+
+
+def driven(names: list[str], cache: Path, digits: int, executor, slots: int, seconds: float | None):
+    """The campaign (:func:`grundy.campaign.run`) over ``names``, the codes still open after the
+    CPU budget, stored in the 10,000-heap survey's catalogue, so that ``grundy report`` over it
+    shows every code's deepest state; the values of the games in progress live in
+    ``cache/campaign/``.  ``seconds`` of wall time at most (0: compute nothing); Ctrl-C or
+    SIGTERM stops it too, and the page then says how far it got."""
+    plan = plan_for(digits)
+    store = cache / "campaign"
+    count = [0]
+
+    def progress(kind: str, out: dict) -> None:
+        count[0] += 1
+        if kind != "step" or out["settled"] or out["heaps"] > plan.floor or count[0] % 100 == 0:
+            log(f"campaign task {count[0]:,}: {campaign.describe(kind, out)}")
+
+    with Catalogue(cache / f"survey-{digits}-{LONG}.sqlite") as cat:
+        if seconds == 0:
+            return campaign.state(names, cat, store, plan=plan, name=CAMPAIGN)
+        try:
+            return campaign.run(names, cat, store, plan=plan, executor=executor, slots=slots,
+                                seconds=seconds, name=CAMPAIGN, on_progress=progress)  # fmt: skip
+        except KeyboardInterrupt:
+            if isinstance(executor, ProcessPool):
+                executor.terminate()
+            log("the campaign was stopped: the page reports what it stored")
+            stopped = campaign.state(names, cat, store, plan=plan, name=CAMPAIGN)
+            return dataclasses.replace(stopped, computed=count[0])
+
+
+TABLE_COLUMNS = ["status", "start", "period", "window", "heaps", "mask", "position", "rare_heaps",
+                 "last_rare", "max", "game", "rep"]
+"""A row of the table of every code: how it settled (``survey``, ``budget``, ``campaign``) or
+``open``; the certificate or the depth reached with its sparse statistics; the code whose values
+it has by the rules (``game``, None for itself) and its class representative (None for itself)."""
+
+
+def table(long_rows: list[dict], settle_rows: list[dict], camp: campaign.Campaign) -> dict:
+    """Every code's final state, as rows of :data:`TABLE_COLUMNS`."""
+    out = {}
+    for r in long_rows:
+        if r["status"] == "settled":
+            out[r["code"]] = ["survey", r["start"], r["period"], r["window"], r["heaps"], r["mask"],
+                              r["position"], r["rare_heaps"], r["last_rare"], r["max_value"], None, None]
+    for r in settle_rows:
+        if r["settled"]:
+            out[r["code"]] = ["budget", r["start"], r["period"], r["window"], r["heaps"], r["mask"],
+                              r["position"], r["rare_heaps"], r["last_rare"], r["max"], None, None]
+    for r in camp.rows:
+        out[r["code"]] = ["campaign" if r["settled"] else "open", r["start"], r["period"], r["window"],
+                          r["heaps"], r["mask"], r["position"], r["rare_heaps"], r["last_rare"], r["max"],
+                          None if r["game"] == r["code"] else r["game"],
+                          None if r["rep"] == r["game"] else r["rep"]]  # fmt: skip
+    return {c: out[c] for c in sorted(out, key=lambda c: (digits_of(c), c))}
+
+
+def at_depth(camp: campaign.Campaign, long_rows: list[dict], settle_rows: list[dict], digits: int,
+             lookup: dict) -> dict:
+    """Every number the page states about the campaign."""
+    games = camp.games
+    reps = [r for r in games if r["rep"] == r["code"]]
+    settled_games = [r for r in games if r["settled"]]
+    open_reps = [r for r in reps if not r["settled"]]
+    followers = [r for r in camp.rows if r["game"] != r["code"]]
+    members, same = {}, {}
+    for r in camp.rows:
+        members.setdefault(r["rep"], []).append(r["code"])
+        same.setdefault(r["game"], []).append(r["code"])
+    for r in games:
+        members.setdefault(r["rep"], [r["code"]])
+        same.setdefault(r["code"], [r["code"]])
+    checks = [r["checked"] for r in settled_games if r["checked"] is not None]
+    tab = table(long_rows, settle_rows, camp)
+    longest = [c for c in tab if digits_of(c) == digits]
+
+    def count(codes, statuses):
+        return sum(tab[c][0] in statuses for c in codes)
+
+    follow = [r for r in followers if digits_of(r["code"]) < 4 and r["code"].replace("·", ".") in lookup]
+    cpu = sorted(r["cpu_seconds"] for r in games if r["steps"])
+    deep = sorted(settled_games, key=lambda r: (-r["window"], r["code"]))[:RANKED]
+    frontier = sorted(open_reps, key=lambda r: (-r["heaps"], r["code"]))[:RANKED]
+    quiet = [r for r in open_reps if r["quiet"] and r["heaps"] >= camp.plan.floor]
+    fields = ("code", "start", "period", "window", "heaps", "cpu_seconds")
+    return {
+        "name": camp.name,
+        "plan": camp.plan.to_dict(),
+        "log2": {k: camp.plan.to_dict()[k].bit_length() - 1 for k in ("first", "floor", "depth")},
+        "totals": camp.totals,
+        "counts": {
+            "codes": len(tab), "longest": len(longest),
+            "survey": count(tab, {"survey"}), "budget": count(tab, {"survey", "budget"}),
+            "now": count(tab, {"survey", "budget", "campaign"}),
+            "longest_survey": count(longest, {"survey"}), "longest_budget": count(longest, {"survey", "budget"}),
+            "longest_now": count(longest, {"survey", "budget", "campaign"}),
+        },
+        "rules": {
+            "followers": len(followers),
+            "take_whole": sum(any("taken whole" in p or "taking it whole" in p for p in r["proof"])
+                              for r in followers),
+            "leave_one": sum(any("leaving one heap" in p for p in r["proof"]) for r in followers),
+            "checked_at_survey": camp.totals["rule_checked"],
+            "lookup_codes": len(follow),
+            "lookup_agrees": sum(lookup[r["code"].replace("·", ".")] == lookup.get(r["game"].replace("·", "."))
+                                 for r in follow),
+            "examples": [{"code": r["code"], "game": r["game"], "proof": r["proof"]} for r in followers[:6]],
+        },
+        "classes": {
+            "games": len(games), "classes": camp.totals["classes"], "reps": len(reps),
+            "open_reps": len(open_reps), "quiet_at_floor": len(quiet),
+            "members": sum(r["rep"] != r["code"] for r in games),
+        },
+        "partings": camp.partings,
+        "checks": {
+            "settled_games": len(settled_games), "checked": len(checks),
+            "held": sum(c["holds"] for c in checks), "agreed": sum(c["agrees"] for c in checks),
+            "by_engine": dict(Counter(c["engine"].split(",")[0] for c in checks).most_common()),
+            "forced_mask": [{"code": r["code"], **r["checked"]} for r in settled_games
+                            if r["checked"] and r["checked"]["engine"].startswith("sparse")],
+            "failed": [r["code"] for r in settled_games if r["checked"] and
+                       not (r["checked"]["holds"] and r["checked"]["agrees"])],
+        },
+        "deepest": [{k: r[k] for k in fields} | {"checked": (r["checked"] or {}).get("engine"),
+                                                   "codes": same[r["code"]]} for r in deep],
+        "frontier": [{k: r[k] for k in ("code", "heaps", "mask", "position", "rare_heaps", "last_rare",
+                                        "max", "frontier", "next", "cpu_seconds")}
+                     | {"codes": len(members[r["code"]])} for r in frontier],
+        "cost_model": {"microseconds_a_heap": round(camp.totals["coefficients"][0] * 1e6, 3),
+                       "nanoseconds_a_rare_heap": round(camp.totals["coefficients"][1] * 1e9, 3)},
+        "cpu_per_game": {"median": round(statistics.median(cpu), 3) if cpu else None,
+                         "max": max(cpu, default=None)},
+        "deepest_open": max((r["heaps"] for r in open_reps), default=None),
+        "table_columns": TABLE_COLUMNS,
+        "table": tab,
+    }
 
 
 # ---------------------------------------------------------------- same games
@@ -319,12 +450,15 @@ def same_games(rows: list[dict], outcome: dict, lookup: dict) -> dict:
 # ---------------------------------------------------------------- the run
 
 
-def run(out_dir: Path, digits: int, budget: float, cache: Path, workers: int) -> dict:
-    """Every stage in order; returns every number the page states."""
+def run(out_dir: Path, digits: int, budget: float, cache: Path, workers: int,
+        campaign_seconds: float | None = None, scheduler: str | None = None) -> dict:
+    """Every stage in order; returns every number the page states.  The campaign runs for at most
+    ``campaign_seconds`` of wall time (None: until it is done or stopped; 0: not at all); every
+    stage runs on ``workers`` processes, or on the Dask cluster at ``scheduler``."""
     cache = cache / f"four_digits-{digits}"
     cache.mkdir(parents=True, exist_ok=True)
     wall, computed = {}, {}
-    executor = default_executor(workers)
+    executor, slots, client = executor_for(workers, scheduler)
     with executor:
         surveys = {}
         for key, d, heaps in (("shorter", digits - 1, SHORT), ("short", digits, SHORT),
@@ -339,6 +473,13 @@ def run(out_dir: Path, digits: int, budget: float, cache: Path, workers: int) ->
         log(f"settling {len(open_names):,} codes, {budget:g} CPU s each")
         settle_rows, computed["settle"] = settled_further(open_names, budget, cache, digits, executor)
         wall["settle"] = time.monotonic() - t
+        still = [r["code"] for r in settle_rows if not r["settled"]]
+        t = time.monotonic()
+        log(f"campaign over the {len(still):,} codes still open")
+        camp = driven(still, cache, digits, executor, slots, campaign_seconds)
+        campaign_wall = time.monotonic() - t
+    if client is not None:
+        client.close()
     t = time.monotonic()
     log("checking the certificates with another engine")
     before = len(json.loads((cache / "checks.json").read_text())) if (cache / "checks.json").exists() else 0
@@ -366,7 +507,11 @@ def run(out_dir: Path, digits: int, budget: float, cache: Path, workers: int) ->
     }
     result["settling"] = settling(long_rows, settle_rows)
     lookup, games = published()
-    outcome = outcomes(long_rows, settle_rows)
+    result["campaign"] = at_depth(camp, long_rows, settle_rows, digits, lookup)
+    work = camp.computed or camp.totals["remaining"] or camp.totals["awaiting_check"]
+    result["campaign"]["sittings"] = sittings(cache, campaign_wall, camp.computed, workers,
+                                              campaign_seconds != 0 and bool(work))
+    outcome = outcomes(long_rows, settle_rows, camp.rows)
     result["same_games"] = same_games(long_rows, outcome, lookup)
     result["literature"] = literature(outcome, result["same_games"], lookup, games, digits)
     result["checks"] = check_summary(checks)
@@ -374,10 +519,22 @@ def run(out_dir: Path, digits: int, budget: float, cache: Path, workers: int) ->
     result["stage_seconds"] = timings
     result["total_seconds"] = round(sum(x["seconds"] for x in timings.values()), 1)
     result["from_nothing"] = all(x["from_nothing"] for x in timings.values())
-    result["this_run"] = {"seconds": {k: round(v, 1) for k, v in wall.items()},
-                          "computed": computed}  # fmt: skip
+    result["this_run"] = {"seconds": {k: round(v, 1) for k, v in wall.items()} | {"campaign": round(campaign_wall, 1)},
+                          "computed": computed | {"campaign": camp.computed}}  # fmt: skip
     figures(result, surveys, settle_rows, out_dir / "four_digits")
+    frontier_figure(camp, out_dir / "four_digits")
     return result
+
+
+def sittings(cache: Path, seconds: float, tasks: int, workers: int, ran: bool) -> list[dict]:
+    """The campaign's sittings, kept in ``campaign_sittings.json`` in the cache: this one is added
+    when the campaign ran with work to do (``--campaign-hours 0`` writes the page only)."""
+    path = cache / "campaign_sittings.json"
+    kept = json.loads(path.read_text()) if path.exists() else []
+    if ran:
+        kept.append({"seconds": round(seconds, 1), "tasks": tasks, "workers": workers})
+        path.write_text(json.dumps(kept))
+    return kept
 
 
 def stage_times(cache: Path, budget: float, wall: dict, computed: dict, totals: dict) -> dict:
@@ -400,14 +557,15 @@ def stage_times(cache: Path, budget: float, wall: dict, computed: dict, totals: 
     return out
 
 
-def outcomes(long_rows: list[dict], settle_rows: list[dict]) -> dict:
-    """Each code's final outcome: settled at the survey, settled by settling, or open."""
+def outcomes(long_rows: list[dict], settle_rows: list[dict], camp_rows: list[dict]) -> dict:
+    """Each code's final outcome: settled at the survey, within the budget, by the campaign, or
+    open."""
     out = {}
     for r in long_rows:
         s = r["status"] == "settled"
         out[r["code"]] = {"settled": s, "settled_at_survey": s, "period": r["period"],
                           "start": r["start"], "window": r["window"]}  # fmt: skip
-    for r in settle_rows:
+    for r in [*settle_rows, *camp_rows]:
         out[r["code"]].update(settled=r["settled"], period=r["period"], start=r["start"],
                               window=r["window"])  # fmt: skip
     return out
@@ -448,11 +606,6 @@ def settling(long_rows: list[dict], settle_rows: list[dict]) -> dict:
             | {"survey": status[r["code"]]}
             for r in sorted(still, key=lambda r: (-r["heaps"], r["code"]))[:RANKED]
         ],
-        "open_columns": ["heaps", "mask", "position", "rare_heaps", "last_rare", "max"],
-        "open_codes": {r["code"]: [r["heaps"], r["mask"], r["position"], r["rare_heaps"],
-                                   r["last_rare"], r["max"]] for r in still},
-        "settled_columns": ["start", "period", "window"],
-        "settled_codes": {r["code"]: [r["start"], r["period"], r["window"]] for r in settled},
     }
 
 
@@ -659,6 +812,228 @@ def tally_table(r: dict) -> list[str]:
     return out
 
 
+def n(x) -> str:
+    """A count or a depth as the page prints it (``–`` for none)."""
+    return "–" if x is None else f"{x:,}"
+
+
+def mask_cell(mask, position) -> str:
+    return "dense" if mask is None else f"{mask}{'+position' if position else ''}"
+
+
+def campaign_section(r: dict) -> list[str]:
+    """The campaign at depth: its rules, how far it has got, what it found and what is left."""
+    c = r["campaign"]
+    p, lg, t, k, ru, cl, ch = (c["plan"], c["log2"], c["totals"], c["counts"], c["rules"], c["classes"],
+                               c["checks"])  # fmt: skip
+    d = r["digits"]
+    a, b = c["cost_model"]["microseconds_a_heap"], c["cost_model"]["nanoseconds_a_rare_heap"]
+    L = [
+        "",
+        "## At depth: every open code until it settles or its frontier is stated",
+        "",
+        (
+            f"The codes still open after the budget went on to a campaign (`grundy.campaign.run`) "
+            f"whose budget follows the mathematics, not a clock. **Games**: codes whose rules make "
+            f"them the same game are computed once (`grundy.campaign.same_game`: a bit that takes "
+            f"a heap whole where the heap has another move worth 0, or a bit that leaves one heap "
+            f"where splitting off a heap worth 0 gives the same value, can never change a value). "
+            f"**Classes**: games with the same values to {p['seed']:,} heaps; the representative "
+            f"is the first in code order (the fewest digits, so the smallest window). **Depth**: "
+            f"every game is settled a power of two at a time to {p['floor']:,} heaps "
+            f"(`2^{lg['floor']}`); a representative still open there goes on, a power of two at a "
+            f"time, to {p['depth']:,} heaps (`2^{lg['depth']}`) for as long as its rare heaps have "
+            f"stopped arriving, that is while its last rare heap lies below 1/{p['quiet_ratio']} "
+            f"of the depth (under the mask the engine used, shown below, or the mask that makes "
+            f"the fewest heaps rare). When a representative settles, each member is settled to its own "
+            f"window from its own values; a member whose values part from its representative's "
+            f"is a finding and gets its own run."
+        ),
+        "",
+        (
+            f"**How far it has got.** {t['done']:,} of the {t['codes']:,} codes are done (settled "
+            f"and checked, or stopped at their frontier), {t['awaiting_check']:,} are settled and "
+            f"await their check, and {t['remaining']:,} have steps to go "
+            f"({t['remaining_games']:,} games); {t['steps']:,} steps have computed "
+            f"{t['heaps_computed']:,} heaps in {t['cpu_steps']:,.1f} CPU seconds"
+            + (f" ({t['heaps_per_second']:,} heaps a second)" if t["heaps_per_second"] else "")
+            + f", and the checks and partings {t['cpu_checks']:,.1f} and {t['cpu_partings']:,.1f} "
+            f"more: **{t['cpu_seconds']:,.1f} CPU seconds in all**. What remains, by a cost model "
+            f"fitted to the run's own steps ({a:g} µs a heap and {b:g} ns a heap per rare heap, "
+            f"rare heaps growing with the depth where they still arrive): the steps now waiting, "
+            f"{t['pending_cost']:,.0f} CPU seconds; every open game to {p['floor']:,} heaps, "
+            f"{t['to_floor_cost']:,.0f}; every open game one power of two further than it is now, "
+            f"{t['next_power_cost']:,.0f}. The same command continues it: "
+            "`python docs/findings/four_digits.py --out docs/findings/ --campaign-hours H` "
+            "(a rerun computes only what is missing; a step in flight resumes from its checkpoint)."
+        ),
+        "",
+        (
+            f"Codes settled, of the {k['codes']:,} of 1..{d} digits: **{k['survey']:,} at "
+            f"{r['long_heaps']:,} heaps, {k['budget']:,} after the budget of "
+            f"{r['budget_cpu_seconds']:g} CPU seconds, {k['now']:,} now**; of the "
+            f"{k['longest']:,} of {d} digits: {k['longest_survey']:,}, {k['longest_budget']:,} "
+            f"and {k['longest_now']:,}."
+        ),
+        "",
+        (
+            f"**The same game by the rules.** {ru['followers']:,} of the open codes are another "
+            f"code's game by their rules ({ru['take_whole']:,} by a take-the-whole-heap bit, "
+            f"{ru['leave_one']:,} by a leave-one-heap bit; some by both), so the campaign computes "
+            f"{cl['games']:,} games for {t['codes']:,} codes. The stored survey values agree for "
+            f"all {ru['checked_at_survey']:,} followers surveyed, and the published lookup table "
+            f"names the same equivalent game for {ru['lookup_agrees']:,} of the "
+            f"{ru['lookup_codes']:,} followers of 1..3 digits it lists. For example: "
+            + "; ".join(f"{x['code']} is {x['game']} ({', '.join(x['proof'])})" for x in ru["examples"])
+            + "."
+        ),
+        "",
+        (
+            f"**Classes.** The {cl['games']:,} games make {cl['classes']:,} classes "
+            f"({cl['members']:,} codes are listed with a representative rather than computed "
+            f"past the floor); {cl['open_reps']:,} representatives are open, "
+            f"{cl['quiet_at_floor']:,} of them with rare heaps that had stopped arriving at or "
+            f"past the floor. "
+            + (f"**{len(c['partings']):,} members part from their representative**: "
+               + "; ".join(f"{x['code']} from {x['from']}"
+                           + (f" at heap {x['first']:,}" if x.get("first") is not None else "")
+                           + (f" ({x['outcome']})" if x.get("outcome") else "")
+                           for x in c["partings"])
+               + ", each a finding with its own run."
+               if c["partings"] else "No member has parted from its representative so far.")
+        ),
+        "",
+        "![depth reached against the last rare heap](four_digits/frontier.png)",
+    ]
+    if c["deepest"]:
+        L += [
+            "",
+            (
+                f"The settlements that needed the deepest certificates ({len(c['deepest'])}; every "
+                "code is in [the table](four_digits/table.md)):"
+            ),
+            "",
+            "| code | start | period | window | heaps | CPU s | checked with | codes of this game |",
+            "|---|---:|---:|---:|---:|---:|---|---|",
+        ]
+        L += [
+            f"| {x['code']} | {x['start']:,} | {x['period']:,} | {x['window']:,} | {x['heaps']:,} | "
+            f"{x['cpu_seconds']:g} | {x['checked'] or 'waiting'} | {', '.join(x['codes'])} |"
+            for x in c["deepest"]
+        ]
+    L += [
+        "",
+        (
+            f"**Certificates checked twice.** Of the {ch['settled_games']:,} games the campaign "
+            f"settled, {ch['checked']:,} have been computed again to twice their window by another "
+            "engine (the dense kernel, or the plain-Python reference for codes without two-heap "
+            f"moves, or past {r['dense_limit']:,} heaps the sparse kernel under a forced other "
+            "mask): "
+            + (", ".join(f"{e} {m:,}" for e, m in ch["by_engine"].items()) or "none yet")
+            + f". The period held for {ch['held']:,} and the values to the window agreed with "
+            f"the run's (their digest) for {ch['agreed']:,}."
+            + (" **Failed:** " + ", ".join(ch["failed"]) + "." if ch["failed"] else "")
+            + (" Forced masks: " + ", ".join(f"{x['code']} ({x['engine']}, {x['depth']:,} heaps)"
+                                             for x in ch["forced_mask"]) + "."
+               if ch["forced_mask"] else "")
+        ),
+    ]
+    if c["frontier"]:
+        L += [
+            "",
+            (
+                f"The open representatives computed deepest ({len(c['frontier'])}; their members "
+                "are listed with them in [the table](four_digits/table.md)):"
+            ),
+            "",
+            "| code | depth reached | mask | rare heaps | last rare | largest value | CPU s | codes | stopped |",
+            "|---|---:|---|---:|---:|---:|---:|---:|---|",
+        ]
+        L += [
+            f"| {x['code']} | {x['heaps']:,} | {mask_cell(x['mask'], x['position'])} | "
+            f"{n(x['rare_heaps'])} | {n(x['last_rare'])} | {x['max']:,} | {x['cpu_seconds']:g} | "
+            f"{x['codes']:,} | {x['frontier'] or 'going on to ' + n(x['next'])} |"
+            for x in c["frontier"]
+        ]
+    cpg = c["cpu_per_game"]
+    if cpg["median"] is not None:
+        L += [
+            "",
+            (
+                f"Cost: a game took {cpg['median']:g} CPU seconds (median) and at most "
+                f"{cpg['max']:g}; the deepest open representative reached {n(c['deepest_open'])} "
+                f"heaps. The campaign has had {len(c['sittings']):,} sittings so far, "
+                f"{sum(x['seconds'] for x in c['sittings']):,.0f} s of wall time in all ("
+                + ", ".join(f"{x['seconds']:,.0f} s and {x['tasks']:,} tasks on {x['workers']} workers"
+                            for x in c["sittings"])
+                + f"); this run computed {r['this_run']['computed']['campaign']:,} of its tasks in "
+                f"{r['this_run']['seconds']['campaign']:,.0f} s."
+            ),
+        ]
+    return L
+
+
+def table_page(r: dict) -> str:
+    """Every code of the longest digits: its status, certificate or depth reached, sparse
+    statistics, and the ``grundy settle`` command that computes it again."""
+    c = r["campaign"]
+    cols = c["table_columns"]
+    d = r["digits"]
+    words = {"survey": "survey", "budget": "budget", "campaign": "here", "open": "open"}
+    L = [
+        f"# Every code of {d} digits",
+        "",
+        (
+            "Generated by `python docs/findings/four_digits.py` with [four_digits.md](../four_digits.md), "
+            f"from the same run: each code's deepest state. *survey*: settled by the survey of "
+            f"{r['long_heaps']:,} heaps; *budget*: by {r['budget_cpu_seconds']:g} CPU seconds a code; "
+            "*here*: by the campaign; *open*: "
+            "the depth reached, with the mask in use there (`+position`: the class depends on the "
+            "heap's parity too), its rare heaps and the last of them. *game*: the code whose "
+            "values it has by the rules of the two codes; *class*: its representative. The "
+            "command computes the row again (to the window, or to the depth reached)."
+        ),
+        "",
+        "| code | status | start | period | window | depth | mask | rare heaps | last rare | largest | game | class | command |",
+        "|---|---|---:|---:|---:|---:|---|---:|---:|---:|---|---|---|",
+    ]
+    for code, row in c["table"].items():
+        if digits_of(code) != d:
+            continue
+        x = dict(zip(cols, row))
+        settled = x["status"] != "open"
+        depth = x["window"] if settled else x["heaps"]
+        L.append(
+            f"| {code} | {words[x['status']]} | {n(x['start'])} | {n(x['period'])} | "
+            f"{n(x['window'])} | {'' if settled else n(x['heaps'])} | {mask_cell(x['mask'], x['position'])} | "
+            f"{n(x['rare_heaps'])} | {n(x['last_rare'])} | {n(x['max'])} | {x['game'] or ''} | "
+            f"{x['rep'] or ''} | `grundy settle {code} --max-heaps {depth}` |"
+        )
+    return "\n".join(L) + "\n"
+
+
+def frontier_figure(camp: campaign.Campaign, where: Path) -> None:
+    """The open games: depth reached against the last rare heap, with the line below which rare
+    heaps count as having stopped arriving."""
+    games = [r for r in camp.games if not r["settled"] and r["last_rare"]]
+    fig, ax = subplots(figsize=(6, 4.5))
+    for label, pts in (("representatives", [r for r in games if r["rep"] == r["code"]]),
+                       ("members", [r for r in games if r["rep"] != r["code"]])):  # fmt: skip
+        ax.scatter([r["heaps"] for r in pts], [r["last_rare"] for r in pts], s=8, alpha=0.6, label=label)
+    top = max([camp.plan.floor, *(r["heaps"] for r in games)])
+    xs = np.array([camp.plan.first, top])
+    ax.plot(xs, xs, color="0.6", lw=0.8, label="last rare heap = depth")
+    ax.plot(xs, xs / camp.plan.quiet_ratio, color="0.3", lw=0.8, ls="--",
+            label=f"depth / {camp.plan.quiet_ratio}: rare heaps stopped below")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("depth reached (heaps)")
+    ax.set_ylabel("last rare heap")
+    ax.legend(frameon=False, fontsize=7)
+    ax.set_title(f"{len(games):,} open games")
+    save(fig, where / "frontier.png")
+
+
 def page(result: dict) -> str:
     """The Markdown page, every number taken from ``result``."""
     r = result
@@ -677,6 +1052,16 @@ def page(result: dict) -> str:
             f"{a['codes']:,} codes of 1..{sd} digits; this page reads all {b['codes']:,} codes of "
             f"1..{d} digits, settles what a sweep leaves open, and checks every period it reports "
             "twice."
+        ),
+        "",
+        (
+            f"**The campaign at depth (below) is not finished**: {r['campaign']['totals']['done']:,} of "
+            f"its {r['campaign']['totals']['codes']:,} codes are done, after "
+            f"{r['campaign']['totals']['cpu_seconds']:,.1f} CPU seconds; the rest, and what they would "
+            "cost, are stated there."
+            if r["campaign"]["totals"]["remaining"] else
+            f"The campaign at depth (below) is finished: every one of its "
+            f"{r['campaign']['totals']['codes']:,} codes settled or stopped at its stated frontier."
         ),
         "",
         "## Tallies: does one more digit make a sweep more often wrong?",
@@ -777,7 +1162,7 @@ def page(result: dict) -> str:
             "",
             "![start and period](four_digits/settled.png)",
             "",
-            f"The {len(st['longest_preperiods'])} longest preperiods (every settlement is in the JSON):",
+            f"The {len(st['longest_preperiods'])} longest preperiods within the budget:",
             "",
             "| rank | code | start | period | window | heaps computed | CPU s |",
             "|---:|---|---:|---:|---:|---:|---:|",
@@ -814,8 +1199,8 @@ def page(result: dict) -> str:
             "![heaps reached and rare heaps](four_digits/open.png)",
             "",
             (
-                f"The {len(st['open_deepest'])} open codes computed deepest (every open code is in "
-                "the JSON, with the same columns):"
+                f"The {len(st['open_deepest'])} codes computed deepest within the budget and still "
+                "open there:"
             ),
             "",
             f"| code | at {r['long_heaps']:,} heaps | depth reached | mask | rare heaps | last rare | largest value |",
@@ -829,6 +1214,7 @@ def page(result: dict) -> str:
             + f"{x['max']:,} |"
             for x in st["open_deepest"]
         ]  # fmt: skip
+    L += campaign_section(r)
     covered = lit["rows_with_digits"] or lit["lookup_with_digits"]
     L += [
         "",
@@ -992,17 +1378,38 @@ def main(argv=None) -> None:
     ap.add_argument("--budget", type=float, help="CPU seconds per code (default 0.15, quick 0.05)")
     ap.add_argument("--workers", type=int, default=2, help="processes (default 2; 1: serial)")
     ap.add_argument("--cache", type=Path, help="default: $GRUNDY_CACHE/findings")
+    ap.add_argument("--scheduler", help="a Dask scheduler's address to run on instead of --workers "
+                    "(its workers must see the cache)")
+    ap.add_argument("--campaign-hours", type=float,
+                    help="wall hours for the campaign at depth (default: until it is done; 0: none, "
+                    "the page from what is stored); Ctrl-C or SIGTERM stops it and writes the page")
     args = ap.parse_args(argv)
     budget = args.budget or (0.05 if args.quick else 0.15)
     if not budget > 0 or args.workers < 1:
         ap.error("the budget and the number of workers must be positive")
+    if args.campaign_hours is not None and args.campaign_hours < 0:
+        ap.error("the campaign's hours must not be negative")
     cache = args.cache or cache_dir() / "findings"
-    result = run(args.out, 2 if args.quick else 4, budget, cache, args.workers)
+    seconds = None if args.campaign_hours is None else args.campaign_hours * 3600
+    signal.signal(signal.SIGTERM, stop)
+    result = run(args.out, 2 if args.quick else 4, budget, cache, args.workers, seconds, args.scheduler)
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "four_digits.json").write_text(
-        json.dumps(result, indent=1, ensure_ascii=False) + "\n"
-    )
+    (args.out / "four_digits.json").write_text(compact(json.dumps(result, indent=1, ensure_ascii=False)) + "\n")
     (args.out / "four_digits.md").write_text(page(result))
+    (args.out / "four_digits" / "table.md").write_text(table_page(result))
+
+
+SCALARS = re.compile(r'\[\n\s*((?:-?[\d.]+|true|false|null|"[^"\\\n\[\]{}]*")(?:,\n\s*(?:-?[\d.]+|true|false|null|"[^"\\\n\[\]{}]*"))*)\n\s*\]')
+
+
+def compact(text: str) -> str:
+    """Indented JSON with each list of plain scalars on one line (the table's rows)."""
+    return SCALARS.sub(lambda m: "[" + ", ".join(x.strip() for x in m.group(1).split(",\n")) + "]", text)
+
+
+def stop(signum, frame) -> None:
+    """SIGTERM as Ctrl-C: the campaign stops and the page is written from what it stored."""
+    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":

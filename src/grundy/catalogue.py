@@ -12,7 +12,8 @@ Three tables, each fact stored once:
     smallest unsigned type that holds them, so that no reader recomputes them.
 ``records``
     one JSON object per (kind, code, params) for any other per-code analysis
-    (``kind = "settlement"`` for :func:`grundy.runner.settle_many`).
+    (``kind = "settlement"`` for :func:`grundy.runner.settle_many` and a campaign,
+    :mod:`grundy.campaign`; :meth:`Catalogue.settlements` gives each code's deepest).
 
 Storing a code replaces all its rows in one transaction, so a survey killed
 and run again finds what it stored and duplicates nothing, and two surveys
@@ -680,6 +681,17 @@ class Catalogue:
                 "INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?, ?)",
                 (kind, code, options_key(params), analysis, json.dumps(record, ensure_ascii=False)),
             )
+
+    def settlements(self, codes: Iterable[str] | None = None) -> dict[str, dict]:
+        """Each code's deepest stored settlement: of its records of kind ``settlement``, whatever
+        their parameters (:func:`grundy.runner.settle_many`'s, a campaign's), a certified one
+        before any other, then the one that reached the most heaps."""
+        best: dict[str, tuple] = {}
+        for r in self.records("settlement", codes=codes):
+            key = (bool(r.get("settled")), r.get("heaps") or 0)
+            if r["code"] not in best or key > best[r["code"]][0]:
+                best[r["code"]] = (key, r)
+        return {code: r for code, (_, r) in best.items()}
 
     @_guarded
     def records(self, kind: str, params: dict | None = None, codes: Iterable[str] | None = None,

@@ -221,7 +221,23 @@ def _literature(lit: Literature, same: list[str], known: set[str], r: dict) -> s
     return '<h2>In the literature <a class="small" href="../tallies.html#sources">sources</a></h2>' + _facts(facts)
 
 
-def _facts_of(r: dict, sparse: dict | None, lit: Literature) -> list:
+def settlement_text(st: dict) -> str:
+    """A stored settlement (:meth:`Catalogue.settlements`) in one sentence: the certificate, or how
+    far ``grundy settle`` computed the code and what its rare heaps were doing there."""
+    same = (f" It is the same game as {st['same_game_as']} by the codes' rules ({'; '.join(st['proof'])}), "
+            f"so it has {st['same_game_as']}'s values." if st.get("same_game_as") else "")
+    if st["settled"]:
+        return (f"Period {st['period']:,} from heap {st['start']:,}, certified by grundy settle at "
+                f"{st['heaps']:,} heaps (window {st['window']:,}).{same}")
+    rare = ""
+    if st.get("mask") is not None:
+        last = "none" if st["last_rare"] is None else f"the last at heap {st['last_rare']:,}"
+        rare = (f"; mask {mask_text(st['mask'], st['position'])}: {st['rare_heaps']:,} rare heaps, "
+                f"{last}")
+    return f"Not settled by grundy settle within {st['heaps']:,} heaps{rare}; largest value {st['max']:,}.{same}"
+
+
+def _facts_of(r: dict, sparse: dict | None, lit: Literature, settlement: dict | None = None) -> list:
     settled = r["status"] == "settled"
     facts = [
         ("status", _status(r["status"])),
@@ -229,6 +245,8 @@ def _facts_of(r: dict, sparse: dict | None, lit: Literature) -> list:
         ("heaps computed", _e(_fmt(r["heaps"]))),
         ("largest value", _e(f"{r['max_value']:,}, first at heap {r['argmax']:,}")),
     ]
+    if settlement is not None and settlement["heaps"] > r["heaps"]:
+        facts.append(("deepest state", _e(settlement_text(settlement))))
     if settled:
         facts += [
             ("period / start", _e(f"{r['period']:,} / {r['start']:,}")),
@@ -245,8 +263,9 @@ def _facts_of(r: dict, sparse: dict | None, lit: Literature) -> list:
         a = r["arithmetic"]
         facts.append(("arithmetic reading (never certified)",
                       _e(f"period {a['period']} from heap {a['start']}, saltus {a['saltus']}, window {a['window']}")))
-    if not settled:
-        facts.append(("push further", push_further(r, lit)))
+    if not settled and not (settlement is not None and settlement["settled"]):
+        reached = r if settlement is None else {**r, "heaps": max(r["heaps"], settlement["heaps"])}
+        facts.append(("push further", push_further(reached, lit)))
     return facts
 
 
@@ -319,7 +338,7 @@ def _downloads(r: dict, values, values_file: str | None) -> str:
 def code_page(result: dict, values, *, literature: Literature, grid: tuple[str, int, int | None],
               sparse: dict | None = None, same: list[str] = (), known: set[str] = frozenset(),
               values_file: str | None = None, readings_file: str | None = None,
-              source: str = "the catalogue") -> str:
+              source: str = "the catalogue", settlement: dict | None = None) -> str:
     """The HTML page of one code.
 
     ``grid`` is ``(png file, row width, heaps shown)`` of its colour grid;
@@ -327,7 +346,8 @@ def code_page(result: dict, values, *, literature: Literature, grid: tuple[str, 
     to it); ``known`` every code the
     site has a page for (links go only there); ``values_file`` the script
     holding the values of an unsettled code for the downloads; ``readings_file`` the script holding
-    its false readings (None: they are written in the page).
+    its false readings (None: they are written in the page); ``settlement`` the code's deepest
+    stored settlement, shown where it went deeper than the survey.
     """
     r = result
     name = r["code"]
@@ -335,7 +355,7 @@ def code_page(result: dict, values, *, literature: Literature, grid: tuple[str, 
     png, width, shown = grid
     known_as = game_name(parse(name))
     heading = f"{name}: {known_as}" if known_as else name
-    parts = [f"<h1>{_e(heading)}</h1>", f'<p class="lead">{_e(summary(r))}</p>', _facts(_facts_of(r, sparse, literature)),
+    parts = [f"<h1>{_e(heading)}</h1>", f'<p class="lead">{_e(summary(r))}</p>', _facts(_facts_of(r, sparse, literature, settlement)),
              _literature(literature, list(same), known, r)]
     if settled:
         parts += [

@@ -171,7 +171,7 @@ def code_files(result: dict) -> tuple[str, ...]:
 
 
 def _write_code(result, values, sparse: dict | None, out: Path, source: str, same: list[str],
-                known: set[str]) -> None:
+                known: set[str], settlement: dict | None) -> None:
     width, shown = grid_layout(result)
     grid = out / grid_file(result)
     if not grid.exists():
@@ -185,7 +185,8 @@ def _write_code(result, values, sparse: dict | None, out: Path, source: str, sam
     html = pages.code_page(result, values, literature=literature(result, values),
                            grid=(grid_file(result), width, shown), sparse=sparse,
                            same=same, known=known, values_file=f"../{extra}" if extra else None,
-                           readings_file=f"../{readings}" if readings else None, source=source)
+                           readings_file=f"../{readings}" if readings else None, source=source,
+                           settlement=settlement)
     (out / "codes" / f"{pages.slug(result['code'])}.html").write_text(html, "utf-8")
 
 
@@ -236,7 +237,9 @@ def write_report(
     same = _classes(results)
     manifest_path = out / "manifest.json"
     old = _load_manifest(manifest_path)
-    prints = {r["code"]: fingerprint(r, source, [same[r["code"]], equivalent(r["code"]) in known])
+    settled_by = catalogue.settlements()
+    prints = {r["code"]: fingerprint(r, source, [same[r["code"]], equivalent(r["code"]) in known,
+                                                 settled_by.get(r["code"])])
               for r in results}
     extras: dict[str, dict] = {}
     page_done, todo = {}, []
@@ -266,7 +269,7 @@ def write_report(
                 "class": same[code][0] if len(same[code]) > 1 else None,
             }
             if code in todo_codes:
-                _write_code(r, values, sparse_stats, out, source, same[code], known)
+                _write_code(r, values, sparse_stats, out, source, same[code], known, settled_by.get(code))
                 page_done[code] = prints[code]
                 done += 1
                 if on_page is not None:

@@ -1,0 +1,882 @@
+"""A campaign: every open code of a family driven deep, with a budget that follows the mathematics.
+
+The codes come in three layers:
+
+* **Games.**  Codes whose rules prove them the same game (:func:`same_game`: a bit of a digit
+  that can never change a value) are computed once, as the code with those bits cleared (the
+  *canonical* code, often shorter); the others follow it, and a follower's certificate is its
+  game's, by proof.
+* **Classes.**  Games with the same values to ``plan.seed`` heaps form a class; its
+  *representative* is its first game in code order (the fewest digits, so the smallest window).
+* **Steps.**  Every game is settled (:func:`grundy.settle.settle`) to ``plan.floor`` heaps, a
+  power of two at a time; a step stops early at a certificate.  A representative still open
+  there goes deeper, a power of two at a time to ``plan.depth``, for as long as its rare heaps
+  have stopped arriving (:meth:`Plan.quiet`: the last rare heap below ``depth / plan.quiet``).
+  When a representative settles, every member is settled from its own values to its own window;
+  a member whose values part from its representative's (the digests of its first ``m`` values
+  differ at some mark ``m``, or the outcomes cannot both hold) is a finding: the exact heap is
+  computed (:func:`parting`) and the member becomes the representative of a class of its own.
+  Every certificate the campaign finds is checked by a second engine or a second mask
+  (:func:`check`).
+
+Each step, check and parting is a task on any ``concurrent.futures.Executor`` (serial, a
+process pool, a Dask client's executor); its outcome is stored in the catalogue as soon as it
+returns (records of kind ``settlement``, ``certificate_check`` and ``parting``), so a
+campaign killed at any moment and run again computes only what is missing: a step in flight
+resumes from the values it checkpointed in ``store``.  A game's values stay in ``store`` while it
+has steps to go and are deleted when it has none (its records keep their digests), so the disk
+holds about one game's values per worker.  Followers get records too, derived from their game's,
+written when a run starts and ends, so that ``grundy report`` shows every code's deepest state
+(:meth:`Catalogue.settlements`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import FIRST_COMPLETED, Executor, wait
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .catalogue import Catalogue
+from .checkpoint import file_stem, load_existing
+from .classes import RareClass
+from .codes import Code, parse
+from .errors import CertificateError, SequenceFileError, UsageError
+from .executors import ProcessPool, SerialExecutor
+
+KIND = "settlement"
+CHECK_KIND = "certificate_check"
+PARTING_KIND = "parting"
+ANALYSIS = 1
+"""The meaning of the campaign's records: bump it when that changes."""
+CHECKPOINT_SECONDS = 60.0
+"""How often a step in flight saves its values (a killed step loses at most this much)."""
+GRACE_SECONDS = CHECKPOINT_SECONDS
+"""Past a campaign's time, how long the tasks in flight may still finish (a check keeps nothing
+until it ends) before they are ended."""
+DENSE_LIMIT = 400_000
+"""Twice a window up to this many heaps is checked with the dense kernel (quadratic, a few
+seconds at this depth); a deeper one with the sparse kernel under a forced, different mask."""
+COST = (3e-7, 2e-9)
+"""CPU seconds a heap, and a heap per rare heap, that order the work until the campaign's own
+steps give a fit (:meth:`Campaign.coefficients`)."""
+REFIT = 64
+MEMBER_WEIGHT = 3.0
+"""A member's step waits behind representatives' steps that cost up to this many times more."""
+_BLOCK = 1 << 20
+
+
+# ---------------------------------------------------------------- the same game, by the rules
+
+
+@dataclass(frozen=True)
+class SameGame:
+    """A code, the canonical code its rules prove it equal to, and the bits cleared, each with
+    the reason (``(k, bit, why)``: bit ``bit`` of digit ``k``)."""
+
+    code: Code
+    canonical: Code
+    cleared: tuple[tuple[int, int, str], ...]
+
+    @property
+    def proven(self) -> bool:
+        """Whether the rules make ``code`` another code's game."""
+        return self.canonical != self.code
+
+    def to_dict(self) -> dict:
+        return {"code": str(self.code), "canonical": str(self.canonical),
+                "cleared": [list(c) for c in self.cleared]}  # fmt: skip
+
+
+def _trimmed(digits: list[int]) -> list[int]:
+    d = list(digits)
+    while len(d) > 1 and d[-1] == 0:
+        d.pop()
+    return d
+
+
+def same_game(code: Code | str) -> SameGame:
+    """The canonical code of ``code``: its digits with every bit cleared that can never change a
+    value, by two rules (for octal codes with ``d0 = 0``; others are their own canonical code).
+
+    *Leaving one heap beside a heap worth 0.*  Bit 2 of digit ``k`` is redundant when, for some
+    ``1 <= j < k``, ``G(j) = 0`` and digit ``k - j`` has bit 4: from a heap ``n > k``,
+    removing ``k`` and leaving ``n - k`` is worth ``G(n - k)``, and so is removing ``k - j`` and
+    leaving the two heaps ``j`` and ``n - k``.  The move needs ``n > k``, so ``G(j)`` is the same
+    with or without the bit, and by induction on ``n`` every heap has the same options.
+
+    *Taking the whole heap where another move is worth 0.*  Bit 1 of digit ``k`` only adds the
+    option 0 to the heap of ``k``; when that heap has an option worth 0 without it, its value
+    (a mex) is the same, and so is every other heap's.
+
+    Clearing a redundant bit changes no value, so the rules apply one after the other on the
+    same values; a last digit cleared to 0 shortens the code.  The published lookup table of
+    equivalent games (:func:`grundy.published.lookup`) agrees on every 1..3-digit code (tested).
+    """
+    from .engine.reference import grundy_values
+
+    code = parse(code)
+    d = list(code.digits)
+    if code.hexadecimal or d[0] != 0:
+        return SameGame(code, code, ())
+    g = grundy_values(code, code.t + 1)
+    cleared = []
+    for k in range(2, len(d)):
+        j = next((j for j in range(1, k) if g[j] == 0 and d[k - j] & 4), None)
+        if d[k] & 2 and j is not None:
+            d[k] &= ~2
+            why = f"removing {k - j} and leaving a heap of {j} (worth 0) beside the rest"
+            cleared.append((k, 2, f"removing {k} and leaving one heap is worth what {why} is"))
+    for k in range(1, len(d)):
+        if k < len(d) and d[k] & 1:
+            trial = _trimmed(d[:k] + [d[k] & ~1] + d[k + 1 :])
+            if len(trial) > 1 and grundy_values(Code(tuple(trial)), k + 1)[k] != 0:
+                d = trial
+                cleared.append((k, 1, f"a heap of {k} has a move worth 0 besides taking it whole"))
+    return SameGame(code, Code(tuple(_trimmed(d))), tuple(cleared))
+
+
+# ---------------------------------------------------------------- the plan
+
+
+def _power_of_two(n: int) -> bool:
+    return isinstance(n, int) and n >= 1 and n & (n - 1) == 0
+
+
+def next_power(depth: int) -> int:
+    """The least power of two above ``depth``."""
+    return 1 << max(0, int(depth)).bit_length()
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The depths of a campaign: every game to ``floor`` heaps; a representative whose rare heaps
+    have stopped arriving (:meth:`quiet`) on to ``depth``; steps from ``first`` heaps, a power of
+    two at a time; classes of games with the same values to ``seed`` heaps."""
+
+    floor: int = 1 << 22
+    depth: int = 1 << 29
+    quiet_ratio: int = 20
+    first: int = 1 << 14
+    seed: int = 10_000
+
+    def __post_init__(self) -> None:
+        if not all(_power_of_two(x) for x in (self.first, self.floor, self.depth)):
+            raise UsageError("a campaign's first, floor and depth are powers of two")
+        if not self.first <= self.floor <= self.depth:
+            raise UsageError("a campaign's depths need first <= floor <= depth")
+        if not (isinstance(self.quiet_ratio, int) and self.quiet_ratio >= 1 and self.seed >= 1):
+            raise UsageError("a campaign's quiet ratio and seed depth are whole numbers of at least 1")
+
+    def quiet(self, record: dict) -> bool:
+        """Whether a settlement's rare heaps have stopped arriving: under the mask the engine used
+        or under the mask that makes the fewest heaps rare (``best``, where the step found one),
+        the last rare heap lies below ``heaps / quiet_ratio``."""
+        classes = [record, record.get("best") or {}]
+        return any(c.get("mask") is not None and (c.get("last_rare") is None
+                                                   or c["last_rare"] * self.quiet_ratio < record["heaps"])
+                   for c in classes)
+
+    def marks(self) -> tuple[int, ...]:
+        """The depths at which a step keeps the digest of the values: ``seed`` and every power of
+        two from ``first`` to ``depth``."""
+        powers = [1 << k for k in range(self.first.bit_length() - 1, self.depth.bit_length())]
+        return tuple(sorted({self.seed, *powers}))
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def digest(values: np.ndarray, n: int) -> str:
+    """SHA-256 of the first ``n`` values as ``uint32`` bytes, block by block: the survey's
+    digest (:func:`grundy.catalogue.values_sha256`) without a copy of the values."""
+    h = hashlib.sha256()
+    for i in range(0, n, _BLOCK):
+        h.update(np.asarray(values[i : min(n, i + _BLOCK)], dtype=np.uint32).tobytes())
+    return h.hexdigest()
+
+
+# ---------------------------------------------------------------- tasks (run in workers)
+
+
+_WARM: list[bool] = []
+
+
+def _warm() -> None:
+    """Load the engine's kernels in this process once, so that no code's CPU time pays for it."""
+    if not _WARM:
+        from .settle import settle
+
+        settle("·137", 2048)
+        _WARM.append(True)
+
+
+def drive(code: Code | str, max_heaps: int, out: str | os.PathLike, *, seconds: float | None = None):
+    """Settle ``code`` to at most ``max_heaps`` heaps (and ``seconds`` CPU seconds), resuming
+    from and keeping its values at ``out``: the one place a campaign, and the findings pages
+    that settle many codes, call the engine (:func:`grundy.settle.settle`).  Switching them to
+    another engine (bounded memory, threads, a compressed store) changes this function only."""
+    from .settle import settle
+
+    return settle(code, max_heaps, out=out, seconds=seconds, checkpoint_seconds=CHECKPOINT_SECONDS)
+
+
+def step(code: str, heaps: int, store: str, since: int, marks: tuple[int, ...]) -> dict:
+    """Settle ``code`` to ``heaps`` (stopping at a certificate), resuming from its values in
+    ``store``: :meth:`Settlement.to_dict` with the step's target and CPU seconds, the digests of
+    the first ``m`` values for every mark ``since < m <= heaps`` reached, when settled the digest
+    of the values to the window (``window_sha256``), and the sparse statistics under the mask
+    that makes the fewest heaps rare (``best``; the engine's own mask may lag behind it)."""
+    from .engine import sparse
+
+    _warm()
+    c = parse(code)
+    path = Path(store) / file_stem(c)
+    t0 = time.process_time()
+    try:
+        st = drive(code, heaps, path)
+    except SequenceFileError:
+        _forget(path)
+        st = drive(code, heaps, path)
+    cpu = time.process_time() - t0
+    values = load_existing(path, c).values
+    out = st.to_dict()
+    out.update(target=heaps, cpu_seconds=round(cpu, 3),
+               digests={str(m): digest(values, m) for m in marks if since < m <= st.heaps})  # fmt: skip
+    if st.settled:
+        out["window_sha256"] = digest(values, st.reading.window)
+    if sparse.applies(c):
+        best = sparse.statistics(c, values)
+        out["best"] = {k: getattr(best, k) for k in ("mask", "position", "rare_heaps", "last_rare")}
+    return out
+
+
+def _forget(path: Path) -> None:
+    """Delete the values kept at ``path``, and what a killed save left beside them: a checkpoint
+    that a kill cut between its two files is computed again rather than trusted."""
+    for f in path.parent.glob(f"*{path.name}.*"):
+        if f.name in (path.name + ".npy", path.name + ".json") or f.name.endswith(".tmp"):
+            f.unlink(missing_ok=True)
+
+
+def other_mask(code, values: np.ndarray, used: RareClass | None) -> RareClass:
+    """The plain mask, other than ``used``, that makes the fewest of ``values`` rare."""
+    from .engine import sparse
+
+    top = max(1, int(values.max()))
+    best = None
+    for bits in range(1, 1 << top.bit_length()):
+        m = sparse.even_class(bits)
+        if m != used:
+            n = sparse.rare_heaps(code, values, m).size
+            best = min(best or (n, m), (n, m), key=lambda x: x[0])
+    return best[1]
+
+
+def check(row: dict, kept: np.ndarray | None = None, window_sha256: str | None = None) -> dict:
+    """Compute ``row``'s code to twice its window with an engine other than the one that found
+    the period, and check that the period holds there and that the values agree with those it
+    was read on: ``kept`` (compared as far as both go) or the digest of the first ``window``.
+
+    Codes the sparse method covers were computed by it (dense where no mask paid): they are
+    checked with the dense kernel, or beyond :data:`DENSE_LIMIT` with the sparse kernel
+    under a forced mask other than the one used.  Codes without two-heap moves were computed
+    by the dense kernel: they are checked with the plain-Python reference engine.
+    """
+    from .engine import compute_with_stats, sparse
+
+    t0 = time.process_time()
+    code = parse(row["code"])
+    s, p, window = row["start"], row["period"], row["window"]
+    depth = 2 * window
+    mask = None
+    if not sparse.applies(code):
+        engine = "reference"
+    elif depth <= DENSE_LIMIT:
+        engine = "dense"
+    else:
+        engine = "sparse"
+        used = sparse.even_class(row["mask"], bool(row["position"])) if row["mask"] else None
+        first = compute_with_stats(code, min(window, 1 << 16))[0] if kept is None else kept
+        mask = other_mask(code, first, used)
+    values = compute_with_stats(code, depth, engine=engine, mask=mask)[0].astype(np.int64)
+    if window_sha256 is not None:
+        n, agrees = window, digest(values, window) == window_sha256
+    else:
+        n = min(depth, 0 if kept is None else kept.size)
+        agrees = kept is not None and bool(np.array_equal(values[:n], np.asarray(kept[:n], dtype=np.int64)))
+    return {
+        "code": row["code"],
+        "engine": engine if mask is None else f"sparse, mask {mask.label}",
+        "depth": depth,
+        "holds": bool(np.array_equal(values[s + p :], values[s : depth - p])),
+        "agrees": agrees,
+        "compared": n,
+        "cpu_seconds": round(time.process_time() - t0, 3),
+    }
+
+
+def parting(code: str, other: str, heaps: int) -> dict:
+    """The first heap below ``heaps`` where the values of ``code`` and ``other`` differ (None
+    when they agree)."""
+    from .engine import compute
+
+    t0 = time.process_time()
+    a, b = (compute(c, heaps).astype(np.int64) for c in (code, other))
+    diff = np.flatnonzero(a != b)
+    return {"code": code, "other": other, "heaps": heaps,
+            "first": int(diff[0]) if diff.size else None,
+            "cpu_seconds": round(time.process_time() - t0, 3)}  # fmt: skip
+
+
+# ---------------------------------------------------------------- the campaign's state
+
+
+@dataclass
+class _Game:
+    code: str
+    t: int
+    seed_digest: str
+    seed_stats: dict | None
+    followers: list[SameGame] = field(default_factory=list)
+    steps: list[dict] = field(default_factory=list)
+    check: dict | None = None
+    partings: dict[str, dict] = field(default_factory=dict)
+    rep: str = ""
+
+    @property
+    def last(self) -> dict | None:
+        return self.steps[-1] if self.steps else None
+
+    @property
+    def heaps(self) -> int:
+        return self.last["heaps"] if self.steps else 0
+
+    @property
+    def settled(self) -> bool:
+        return bool(self.steps) and self.last["settled"]
+
+    def digests(self) -> dict[int, str]:
+        return {int(m): h for s in self.steps for m, h in s["digests"].items()}
+
+
+@dataclass
+class Campaign:
+    """Where a campaign stands (:func:`run`): a row per code asked for, and the totals.
+
+    ``rows`` hold each code's deepest state (``games`` the same for each game computed, which
+    may be a code not asked for: the canonical code of one that was): its game and the proof,
+    its class representative, its settlement (start, period, window, or the depth reached) with
+    the sparse statistics there, its CPU seconds (a follower's are its game's), why it stopped
+    (``frontier``) or the depth its next step goes to (``next``), how its certificate was checked,
+    and the ``grundy settle`` command that computes it again.  ``steps`` gives each game's
+    statistics at every step: ``[heaps, mask, position, rare heaps, last rare heap, largest
+    value, CPU seconds]``.
+    """
+
+    name: str
+    plan: Plan
+    rows: list[dict]
+    games: list[dict]
+    steps: dict[str, list[list]]
+    partings: list[dict]
+    totals: dict
+    computed: int
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "plan": self.plan.to_dict(), "totals": self.totals,
+                "computed": self.computed, "partings": self.partings, "rows": self.rows,
+                "games": self.games, "steps": self.steps}  # fmt: skip
+
+    def summary(self) -> str:
+        t = self.totals
+        return (f"{self.name}: {t['codes']:,} codes ({t['games']:,} games, {t['classes']:,} "
+                f"classes): {t['settled']:,} settled, {t['open']:,} open; {t['done']:,} done, "
+                f"{t['remaining']:,} with steps to go; {t['cpu_seconds']:,.1f} CPU s spent")
+
+    def __repr__(self) -> str:
+        return f"<Campaign {self.summary()}>"
+
+    def _repr_html_(self) -> str:
+        import html
+
+        t = self.totals
+        rows = [("codes", f"{t['codes']:,} ({t['games']:,} games, {t['classes']:,} classes)"),
+                ("settled / open", f"{t['settled']:,} / {t['open']:,}"),
+                ("done / with steps to go", f"{t['done']:,} / {t['remaining']:,}"),
+                ("CPU seconds", f"{t['cpu_seconds']:,.1f} ({t['heaps_per_second'] or 0:,} heaps a second)"),
+                ("estimated CPU seconds to go", f"{t['pending_cost']:,.0f}")]
+        body = "".join(f"<tr><th style='text-align:left'>{html.escape(k)}</th><td>{v}</td></tr>" for k, v in rows)
+        return f"<p><b>campaign {html.escape(self.name)}</b></p><table>{body}</table>"
+
+
+class _Driver:
+    """The campaign's state, read from the catalogue, and the choice of the next tasks."""
+
+    def __init__(self, codes, catalogue: Catalogue, store: Path, plan: Plan, name: str):
+        self.cat, self.store, self.plan, self.name = catalogue, store, plan, name
+        self.codes = list(dict.fromkeys(str(parse(c)) for c in codes))
+        self.same = {c: same_game(c) for c in self.codes}
+        names = list(dict.fromkeys(str(s.canonical) for s in self.same.values()))
+        surveyed = {r["code"]: r for r in catalogue.results(heaps=plan.seed, codes=set(names) | set(self.codes))}
+        self.games: dict[str, _Game] = {}
+        self.rule_checked = 0
+        for g in names:
+            values = catalogue.values(g, plan.seed) if g in surveyed else None
+            if values is None:
+                from .engine import compute
+
+                values = compute(g, plan.seed)
+            stats = surveyed.get(g)
+            self.games[g] = _Game(g, parse(g).t, digest(values, plan.seed),
+                                  None if stats is None else {k: stats[k] for k in ("mask", "rare_heaps", "last_rare")})  # fmt: skip
+        for c, s in self.same.items():
+            if s.proven:
+                game = self.games[str(s.canonical)]
+                game.followers.append(s)
+                if c in surveyed:
+                    if surveyed[c]["values_sha256"] != game.seed_digest:
+                        raise CertificateError(f"{c} and {game.code} differ within {plan.seed:,} heaps, "
+                                               "though the rules make them the same game: a bug")
+                    self.rule_checked += 1
+        for r in catalogue.records(KIND, codes=set(self.games)):
+            if r.get("campaign") == name and "same_game_as" not in r:
+                self.games[r["code"]].steps.append(r)
+        for g in self.games.values():
+            g.steps.sort(key=lambda r: r["heaps"])
+        for r in catalogue.records(CHECK_KIND, {"campaign": name}, codes=set(self.games)):
+            self.games[r["code"]].check = r
+        for r in catalogue.records(PARTING_KIND, {"campaign": name}, codes=set(self.games)):
+            self.games[r["code"]].partings[r["other"]] = r
+        order = sorted(self.games, key=lambda c: (self.games[c].t, c))
+        self.classes: dict[str, list[str]] = {}
+        for c in order:
+            self.classes.setdefault(self.games[c].seed_digest, []).append(c)
+        for members in self.classes.values():
+            for c in members:
+                self.games[c].rep = members[0]
+        self._parted: dict[str, tuple] = {}
+        self.moved: set[str] = set()
+        self._fit: tuple[int, tuple[float, float]] | None = None
+
+    # ------------------------------------------------------------ roles
+
+    def parted(self, g: _Game) -> dict | None:
+        """How member ``g`` parts from its representative, or None while they agree: the first
+        mark whose digests differ (with the last that agreed), or outcomes that cannot both hold."""
+        if g.rep == g.code:
+            return None
+        r = self.games[g.rep]
+        key = (len(g.steps), len(r.steps), g.heaps, r.heaps)
+        if self._parted.get(g.code, (None,))[0] != key:
+            self._parted[g.code] = (key, self._parts(g, r))
+        return self._parted[g.code][1]
+
+    def _parts(self, g: _Game, r: _Game) -> dict | None:
+        mine, theirs = g.digests(), r.digests()
+        common = sorted(set(mine) & set(theirs))
+        agreed = self.plan.seed
+        for m in common:
+            if mine[m] != theirs[m]:
+                return {"from": r.code, "agreed_to": agreed, "differs_by": m}
+            agreed = m
+        for a, b in ((g, r), (r, g)):
+            if a.settled and not b.settled and b.heaps >= a.last["window"] - a.t + b.t:
+                return {"from": r.code, "agreed_to": agreed, "outcome": f"{a.code} settles, {b.code} does not"}
+        if g.settled and r.settled and (g.last["start"], g.last["period"]) != (r.last["start"], r.last["period"]):
+            return {"from": r.code, "agreed_to": agreed, "outcome": "different periods"}
+        return None
+
+    def is_rep(self, g: _Game) -> bool:
+        return g.rep == g.code or self.parted(g) is not None
+
+    def target(self, g: _Game) -> int | None:
+        """The depth ``g``'s next step goes to, or None when it has none."""
+        if g.settled:
+            return None
+        depth, plan = g.heaps, self.plan
+        if depth < plan.floor:
+            return max(plan.first, min(plan.floor, next_power(depth)))
+        if self.is_rep(g):
+            return min(plan.depth, next_power(depth)) if plan.quiet(g.last) and depth < plan.depth else None
+        r = self.games[g.rep]
+        if r.settled:
+            need = r.last["window"] - r.t + g.t
+            return need if depth < need else None
+        return None
+
+    def frontier(self, g: _Game) -> str | None:
+        """Why an open game with no step to go stopped (None while it has one, or settled)."""
+        if g.settled or self.target(g) is not None:
+            return None
+        if not self.is_rep(g):
+            return "member: its representative goes deeper"
+        if g.heaps >= self.plan.depth:
+            return "reached the campaign's depth"
+        return "rare heaps still arriving"
+
+    # ------------------------------------------------------------ cost
+
+    def coefficients(self) -> tuple[float, float]:
+        """CPU seconds a heap and a heap per rare heap, fitted to the campaign's steps (least
+        squares over steps of at least a tenth of a second), or :data:`COST` before there are a
+        dozen such steps; fitted again after every :data:`REFIT` steps."""
+        steps = sum(len(g.steps) for g in self.games.values())
+        if self._fit is None or steps >= self._fit[0] + REFIT:
+            self._fit = (steps, self._coefficients())
+        return self._fit[1]
+
+    def _coefficients(self) -> tuple[float, float]:
+        rows = []
+        for g in self.games.values():
+            before = {"heaps": 0, "rare_heaps": 0}
+            for s in g.steps:
+                n = s["heaps"] - s["reused"]
+                if n > 0 and s["cpu_seconds"] >= 0.1:
+                    rare = (_rare(before) + _rare(s)) / 2
+                    rows.append((n, n * rare, s["cpu_seconds"]))
+                before = s
+        if len(rows) < 12:
+            return COST
+        a = np.array(rows, dtype=float)
+        coef = np.linalg.lstsq(a[:, :2], a[:, 2], rcond=None)[0]
+        return float(max(coef[0], 1e-9)), float(max(coef[1], 1e-13))
+
+    def stats(self, g: _Game) -> dict | None:
+        """The statistics ``g``'s next step starts from: its last step's, else the survey's."""
+        if g.steps:
+            return g.last
+        return None if g.seed_stats is None else dict(g.seed_stats, heaps=self.plan.seed)
+
+    def cost(self, start: int, target: int, stats: dict | None, coef: tuple[float, float]) -> float:
+        """Estimated CPU seconds from heap ``start`` to ``target``: each heap costs ``a`` and ``b``
+        per rare heap; the rare heaps stay as many as ``stats`` saw where they have stopped
+        arriving, else grow in proportion to the depth (a tenth of the heaps without ``stats``)."""
+        a, b = coef
+        if stats is None:
+            rare, quiet, at = 0.1 * self.plan.seed, False, self.plan.seed
+        else:
+            rare, quiet, at = _rare(stats), self.plan.quiet(stats), stats["heaps"]
+        mean = rare if quiet else rare * (start + target) / (2 * max(at, 1))
+        return max(0, target - start) * (a + b * mean)
+
+    # ------------------------------------------------------------ tasks
+
+    def tasks(self, busy: set[str], chains: int = 1) -> list[tuple]:
+        """Every task that can run now, best first: ``(key, kind, game, fn, args)``.
+
+        Checks of new certificates and partings come first (each is one computation, and the
+        outcome is a finding), then the steps of games past the floor, the deepest first, so that
+        a deep run, once started, goes on to its end (and the disk holds few deep games' values at
+        a time); then every other step by its estimated cost, a member's weighted by
+        :data:`MEMBER_WEIGHT`.  A
+        new deep run starts only while fewer than ``chains`` are under way, so that the other
+        workers keep bringing games to the floor.
+        """
+        coef = self.coefficients()
+        floor = self.plan.floor
+        starts = chains - sum(self.target(g) is not None and (g.heaps > floor or (g.heaps == floor and g.code in busy))
+                              for g in self.games.values())
+        out = []
+        for g in self.games.values():
+            if g.code in busy:
+                continue
+            goal = self.target(g)
+            if goal is not None and g.heaps == floor and goal > floor:
+                starts -= 1
+                if starts < 0:
+                    goal = None
+            if goal is not None:
+                weight = 1.0 if self.is_rep(g) else MEMBER_WEIGHT
+                key = ((1, -g.heaps) if g.heaps > self.plan.floor
+                       else (2, weight * self.cost(g.heaps, goal, self.stats(g), coef)))
+                out.append((key, "step", g.code, step,
+                            (g.code, goal, str(self.store), g.heaps, self.plan.marks())))  # fmt: skip
+            if g.settled and g.check is None:
+                row = {k: g.last[k] for k in ("code", "start", "period", "window", "mask", "position")}
+                key = (0, 2 * self.cost(0, 2 * g.last["window"], g.last, coef))
+                out.append((key, "check", g.code, check, (row, None, g.last["window_sha256"])))
+            p = self.parted(g)
+            if p and "differs_by" in p and p["from"] not in g.partings and p["differs_by"] <= self.plan.floor:
+                key = (0, MEMBER_WEIGHT * self.cost(0, p["differs_by"], self.stats(g), coef))
+                out.append((key, "parting", g.code, parting, (g.code, p["from"], p["differs_by"])))
+        return sorted(out, key=lambda x: x[0])
+
+    def store_output(self, kind: str, code: str, out: dict) -> None:
+        """Store a task's output in the catalogue (and in this state); a game with nothing left
+        to do loses its values file."""
+        g = self.games[code]
+        if kind == "step":
+            out = dict(out, campaign=self.name)
+            self.cat.add_record(KIND, code, {"campaign": self.name, "heaps": out["target"]}, ANALYSIS, out)
+            g.steps = sorted([s for s in g.steps if s["target"] != out["target"]] + [out],
+                             key=lambda r: r["heaps"])  # fmt: skip
+            self.moved.add(code)
+        elif kind == "check":
+            self.cat.add_record(CHECK_KIND, code, {"campaign": self.name}, ANALYSIS, out)
+            g.check = out
+        else:
+            self.cat.add_record(PARTING_KIND, code, {"campaign": self.name, "other": out["other"]}, ANALYSIS, out)
+            g.partings[out["other"]] = out
+        self.tidy(g)
+
+    def publish(self, codes: Iterable[str] | None = None) -> None:
+        """Give the followers of the games ``codes`` (default: every game) a record of their
+        game's deepest step, where theirs is missing or stale: one record a follower, so that
+        :meth:`Catalogue.settlements` finds it; the campaign itself never reads them."""
+        games = [self.games[c] for c in (self.games if codes is None else codes) if self.games[c].steps]
+        names = {str(f.code) for g in games for f in g.followers}
+        stored = {r["code"]: r for r in self.cat.records(KIND, codes=names)
+                  if r.get("campaign") == self.name and "same_game_as" in r}
+        for g in games:
+            for f in g.followers:
+                record = follower_record(g.last, f)
+                if stored.get(str(f.code)) != record:
+                    self.cat.add_record(KIND, str(f.code), {"campaign": self.name, "same_game_as": g.code},
+                                        ANALYSIS, record)  # fmt: skip
+        self.moved.clear()
+
+    def tidy(self, g: _Game) -> None:
+        """Delete ``g``'s values once it has no step to go."""
+        if self.target(g) is None:
+            _forget(self.store / file_stem(parse(g.code)))
+
+    # ------------------------------------------------------------ the result
+
+    def result(self, computed: int) -> Campaign:
+        coef = self._coefficients()
+        rows, steps, parts = [], {}, []
+        state = {}
+        for g in self.games.values():
+            p = self.parted(g)
+            if p is not None:
+                p = dict(p, code=g.code, first=(g.partings.get(p["from"]) or {}).get("first"))
+                parts.append(p)
+            state[g.code] = {"rep": g.code if self.is_rep(g) else g.rep, "parted": p,
+                             "target": self.target(g), "frontier": self.frontier(g)}  # fmt: skip
+            steps[g.code] = [[s["heaps"], s["mask"], s["position"], s["rare_heaps"], s["last_rare"],
+                              s["max"], s["cpu_seconds"]] for s in g.steps]  # fmt: skip
+        for c in self.codes:
+            s = self.same[c]
+            g = self.games[str(s.canonical)]
+            rows.append(self._row(c, s, g, state[g.code]))
+        game_rows = [self._row(g.code, SameGame(parse(g.code), parse(g.code), ()), g, state[g.code])
+                     for g in self.games.values()]
+        games = list(self.games.values())
+        open_games = [g for g in games if not g.settled]
+        cpu_steps = sum(s["cpu_seconds"] for g in games for s in g.steps)
+        heaps = sum(s["heaps"] - s["reused"] for g in games for s in g.steps)
+        cpu_checks = sum(g.check["cpu_seconds"] for g in games if g.check)
+        cpu_parts = sum(p["cpu_seconds"] for g in games for p in g.partings.values())
+        pending = [g for g in games if state[g.code]["target"] is not None]
+        totals = {
+            "codes": len(rows),
+            "games": len(games),
+            "followers": sum(len(g.followers) for g in games),
+            "rule_checked": self.rule_checked,
+            "classes": len({state[g.code]["rep"] for g in games}),
+            "settled": sum(r["settled"] for r in rows),
+            "open": sum(not r["settled"] for r in rows),
+            "settled_games": len(games) - len(open_games),
+            "done": sum(r["next"] is None and (not r["settled"] or r["checked"] is not None) for r in rows),
+            "remaining": sum(r["next"] is not None for r in rows),
+            "awaiting_check": sum(r["settled"] and r["checked"] is None for r in rows),
+            "remaining_games": len(pending),
+            "unchecked": sum(g.settled and g.check is None for g in games),
+            "steps": sum(len(g.steps) for g in games),
+            "cpu_seconds": round(cpu_steps + cpu_checks + cpu_parts, 1),
+            "cpu_steps": round(cpu_steps, 1),
+            "cpu_checks": round(cpu_checks, 1),
+            "cpu_partings": round(cpu_parts, 1),
+            "heaps_computed": heaps,
+            "heaps_per_second": round(heaps / cpu_steps) if cpu_steps else None,
+            "coefficients": list(coef),
+            "pending_cost": round(sum(self.cost(g.heaps, state[g.code]["target"], self.stats(g), coef)
+                                      for g in pending), 1),
+            "to_floor_cost": round(sum(self.cost(g.heaps, self.plan.floor, self.stats(g), coef)
+                                       for g in open_games if g.heaps < self.plan.floor), 1),
+            "next_power_cost": round(sum(self.cost(g.heaps, max(self.plan.first, next_power(g.heaps)),
+                                                   self.stats(g), coef) for g in open_games), 1),
+        }
+        return Campaign(self.name, self.plan, rows, game_rows, steps, parts, totals, computed)
+
+    def _row(self, code: str, same: SameGame, g: _Game, state: dict) -> dict:
+        last = g.last or {}
+        settled = g.settled
+        t = parse(code).t
+        window = last["window"] - g.t + t if settled else None
+        rep = self.games[state["rep"]]
+        agree = None
+        if state["rep"] != g.code:
+            common = sorted(set(g.digests()) & set(rep.digests()))
+            agree = common[-1] if common else self.plan.seed
+        heaps = last.get("heaps", 0)
+        command = f"grundy settle {code} --max-heaps {window if settled else max(heaps, 1)}"
+        return {
+            "code": code,
+            "game": g.code,
+            "proof": [c[2] for c in same.cleared],
+            "rep": state["rep"],
+            "settled": settled,
+            "start": last.get("start") if settled else None,
+            "period": last.get("period") if settled else None,
+            "window": window,
+            "heaps": heaps,
+            "mask": last.get("mask"),
+            "position": last.get("position"),
+            "rare_heaps": last.get("rare_heaps"),
+            "last_rare": last.get("last_rare"),
+            "max": last.get("max"),
+            "cpu_seconds": round(sum(s["cpu_seconds"] for s in g.steps), 3),
+            "steps": len(g.steps),
+            "next": state["target"],
+            "frontier": state["frontier"],
+            "quiet": None if g.last is None else self.plan.quiet(g.last),
+            "agrees_with_rep_to": agree,
+            "parted": state["parted"],
+            "checked": None if not settled or g.check is None else
+            {k: g.check[k] for k in ("engine", "depth", "holds", "agrees")},
+            "command": command,
+        }
+
+
+def _rare(record: dict) -> float:
+    """The rare heaps a record's engine worked with: every heap where it ran dense."""
+    return record["heaps"] if record.get("mask") is None else record.get("rare_heaps") or 0
+
+
+def follower_record(record: dict, same: SameGame) -> dict:
+    """A step's record restated for a code that the rules prove the same game: the values, the
+    start and the period are the game's; the window is the follower's own (``2s + 2p + t``)."""
+    out = dict(record, code=str(same.code), t=same.code.t, cpu_seconds=0.0, digests={},
+               same_game_as=str(same.canonical), proof=[c[2] for c in same.cleared])  # fmt: skip
+    if record["settled"]:
+        out["window"] = record["window"] - same.canonical.t + same.code.t
+    return out
+
+
+def _slots(executor: Executor) -> int:
+    if isinstance(executor, SerialExecutor):
+        return 1
+    return getattr(executor, "_max_workers", None) or os.cpu_count() or 1
+
+
+def run(
+    codes: Iterable[Code | str],
+    catalogue: Catalogue,
+    store: str | os.PathLike,
+    *,
+    plan: Plan | None = None,
+    executor: Executor | None = None,
+    slots: int | None = None,
+    name: str = "campaign",
+    seconds: float | None = None,
+    on_progress: Callable[[str, dict], None] | None = None,
+) -> Campaign:
+    """Drive every code of ``codes`` as the module docstring says, and return where it stands.
+
+    Parameters
+    ----------
+    codes : the open codes (a code already settled simply settles at its first step).
+    catalogue : where each task's outcome is stored as it returns; its survey at ``plan.seed``
+        heaps, where there is one, gives the values the classes are made from (else they are
+        computed) and the rare heaps that order the first steps.
+    store : the folder of the values of the games in progress (shared by every worker).
+    executor : serial when None; a :class:`~grundy.executors.ProcessPool`, a Dask client's
+        executor, ...  ``slots`` tasks are kept in flight (default: the pool's workers), at most
+        ``slots - 1`` of them deep runs past the floor (at least one).
+    name : the campaign's name in its records: another name is another campaign.
+    seconds : stop after this much wall time: no task is started after it, and the tasks still
+        in flight :data:`GRACE_SECONDS` later are ended on a process pool (a step resumes from its
+        checkpoint when run again, a check starts again).
+    on_progress : ``on_progress(kind, output)`` as each task's output is stored (``kind`` is
+        ``step``, ``check`` or ``parting``; :func:`describe` says it in a sentence).
+
+    Run again with the same arguments, it computes only what is missing.
+    """
+    plan = plan or Plan()
+    if seconds is not None and not seconds > 0:
+        raise UsageError(f"seconds must be positive, not {seconds!r}")
+    store = Path(store)
+    store.mkdir(parents=True, exist_ok=True)
+    executor = executor or SerialExecutor()
+    slots = slots or _slots(executor)
+    chains = max(1, slots - 1)
+    driver = _Driver(codes, catalogue, store, plan, name)
+    for g in driver.games.values():
+        driver.tidy(g)
+    if not isinstance(executor, SerialExecutor):
+        _warm()
+    deadline = None if seconds is None else time.monotonic() + seconds
+    driver.publish()
+    try:
+        computed = _drive(driver, executor, slots, chains, deadline, on_progress)
+    finally:
+        driver.publish(driver.moved)
+    return driver.result(computed)
+
+
+def _drive(driver: _Driver, executor: Executor, slots: int, chains: int, deadline: float | None,
+           on_progress) -> int:
+    """The loop of :func:`run`: keep ``slots`` tasks in flight, store each as it returns; the
+    number of tasks stored."""
+    pending: dict = {}
+    computed = 0
+    end = None if deadline is None else deadline + GRACE_SECONDS
+    while True:
+        if deadline is None or time.monotonic() < deadline:
+            busy = {game for _, game in pending.values()}
+            for _, kind, game, fn, args in driver.tasks(busy, chains):
+                if len(pending) >= slots or (deadline is not None and time.monotonic() >= deadline):
+                    break
+                if game in busy:
+                    continue
+                pending[executor.submit(fn, *args)] = (kind, game)
+                busy.add(game)
+        if not pending:
+            break
+        left = None if end is None else max(0.0, end - time.monotonic())
+        done, _ = wait(pending, timeout=left, return_when=FIRST_COMPLETED)
+        for fut in done:
+            kind, game = pending.pop(fut)
+            out = fut.result()
+            driver.store_output(kind, game, out)
+            computed += 1
+            if on_progress is not None:
+                on_progress(kind, out)
+        if not done:
+            _stop(executor, pending)
+            break
+    return computed
+
+
+def describe(kind: str, out: dict) -> str:
+    """A task's output (:func:`step`, :func:`check`, :func:`parting`) in one sentence."""
+    if kind == "step":
+        how = (f"period {out['period']:,} from heap {out['start']:,}" if out["settled"]
+               else f"open, {out['rare_heaps']} rare heaps, the last at {out['last_rare']}")
+        return f"{out['code']} to {out['heaps']:,} heaps in {out['cpu_seconds']:g} CPU s: {how}"
+    if kind == "check":
+        return f"{out['code']} checked ({out['engine']}, {out['depth']:,} heaps): holds {out['holds']}, agrees {out['agrees']}"
+    return f"{out['code']} parts from {out['other']} at heap {out['first']}"
+
+
+def _stop(executor: Executor, pending: dict) -> None:
+    """End the tasks in flight: a process pool's workers at once, elsewhere as far as the
+    executor can (a running Dask task finishes on its own)."""
+    if isinstance(executor, ProcessPool):
+        executor.terminate()
+    for fut in pending:
+        fut.cancel()
+
+
+def state(codes: Iterable[Code | str], catalogue: Catalogue, store: str | os.PathLike, *,
+          plan: Plan | None = None, name: str = "campaign") -> Campaign:
+    """Where a campaign stands, from its stored records, computing nothing."""
+    driver = _Driver(codes, catalogue, Path(store), plan or Plan(), name)
+    return driver.result(0)

@@ -1,0 +1,230 @@
+"""grundy.campaign: the rules that prove two codes the same game, and a campaign on a small
+family with a tiny plan (resumption, a member that parts, members certified on their own)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from grundy import campaign, published
+from grundy.catalogue import Catalogue, values_sha256
+from grundy.codes import Code, family, parse
+from grundy.engine import compute
+from grundy.engine.reference import grundy_values
+from grundy.errors import UsageError
+
+SAMPLE = [c for i, c in enumerate(family(4)) if c.t < 4 or i % 5 == 0]
+
+
+def test_same_game_keeps_every_value():
+    """The rules clear only bits that change no value: the canonical code's values are the
+    code's, computed separately (and the canonical code is its own canonical code), for every
+    code of 1..3 digits and a fifth of those of 4."""
+    proven = 0
+    for code in SAMPLE:
+        same = campaign.same_game(code)
+        assert np.array_equal(compute(code, 1200, engine="dense"),
+                              compute(same.canonical, 1200, engine="dense")), code
+        assert campaign.same_game(same.canonical).canonical == same.canonical
+        assert same.proven == bool(same.cleared) == (same.canonical != code)
+        proven += same.proven
+    assert proven > len(SAMPLE) / 3
+
+
+def test_same_game_agrees_with_the_published_lookup():
+    """Outside truth: codes of 1..3 digits that the rules make one game have one equivalent game
+    in the published lookup table, and the rules do find some of its equivalences."""
+    lookup = published.lookup()
+    games = {}
+    for code, equivalent in lookup.items():
+        games.setdefault(campaign.same_game(code).canonical, set()).add(equivalent)
+    assert all(len(e) == 1 for e in games.values())
+    assert len(games) < len(lookup)
+
+
+def test_a_whole_heap_bit_kept_changes_a_value():
+    """The take-the-whole-heap rule is exact: where it keeps bit 1 of a digit, clearing it
+    changes the value of that heap (by the definition, plain Python)."""
+    kept = 0
+    for code in family(3):
+        canonical = campaign.same_game(code).canonical
+        for k in canonical.take_all:
+            d = list(canonical.digits)
+            d[k] &= ~1
+            while len(d) > 1 and d[-1] == 0:
+                d.pop()
+            if len(d) > 1:
+                kept += 1
+                assert grundy_values(canonical, k + 1) != grundy_values(Code(tuple(d)), k + 1)
+    assert kept > 100
+
+
+def test_plan_is_checked():
+    with pytest.raises(UsageError):
+        campaign.Plan(floor=3000)
+    with pytest.raises(UsageError):
+        campaign.Plan(first=1 << 23)
+    assert campaign.Plan().marks()[:2] == (10_000, 1 << 14)
+    assert campaign.next_power(1024) == 2048 and campaign.next_power(1000) == 1024
+
+
+PLAN = campaign.Plan(first=1 << 10, floor=1 << 12, depth=1 << 14, seed=60, quiet_ratio=2)
+PAIR = ("·36", "·161")
+"""Same values to 60 heaps, not the same game (found by searching the 1..3-digit games)."""
+CLASS = ("·71", "·311", "·712", "·713", "·714")
+"""The same values to 60 heaps; ·713 follows ·712 by the rules."""
+
+
+def first_difference(a: str, b: str, heaps: int) -> int | None:
+    x, y = (np.array(grundy_values(parse(c), heaps)) for c in (a, b))
+    diff = np.flatnonzero(x != y)
+    return int(diff[0]) if diff.size else None
+
+
+@pytest.fixture()
+def cat(tmp_path):
+    with Catalogue(tmp_path / "c.sqlite") as c:
+        yield c
+
+
+def test_a_member_that_parts_gets_its_own_run(cat, tmp_path):
+    a, b = PAIR
+    assert campaign.same_game(b).canonical == parse(b)
+    assert compute(a, 60).tolist() == compute(b, 60).tolist()
+    res = campaign.run([b, a], cat, tmp_path / "store", plan=PLAN)
+    rows = {r["code"]: r for r in res.rows}
+    assert rows[a]["rep"] == a and rows[b]["rep"] == b  # ·161 parted: its own representative
+    (p,) = res.partings
+    assert p["code"] == b and p["from"] == a and p["differs_by"] == 1024
+    assert p["first"] == first_difference(a, b, 1024)
+    assert rows[b]["heaps"] >= PLAN.floor or rows[b]["settled"]
+    assert res.totals["classes"] == 2
+
+
+def test_a_certified_representative_s_members_are_certified_from_their_own_values(cat, tmp_path):
+    res = campaign.run(CLASS, cat, tmp_path / "store", plan=PLAN)
+    rows = {r["code"]: r for r in res.rows}
+    rep = rows["·71"]
+    assert rep["rep"] == "·71" and rep["settled"] and rep["checked"]["holds"] and rep["checked"]["agrees"]
+    steps = {r["code"]: r for r in cat.records(campaign.KIND) if "same_game_as" not in r}
+    for code in ("·311", "·712", "·714"):
+        row, own = rows[code], steps[code]
+        assert row["rep"] == "·71" and row["settled"] and own["cpu_seconds"] >= 0
+        assert (own["start"], own["period"]) == (rep["start"], rep["period"])
+        assert own["window"] == 2 * (own["start"] + own["period"]) + parse(code).t
+        values = np.array(grundy_values(parse(code), own["window"]))
+        assert own["window_sha256"] == values_sha256(values)
+        assert row["checked"]["holds"] and row["checked"]["agrees"]
+    follower = rows["·713"]
+    assert follower["game"] == "·712" and follower["proof"] and "·713" not in steps
+    assert cat.settlements()["·713"]["same_game_as"] == "·712"
+    assert res.totals["followers"] == 1 and res.totals["done"] == len(CLASS)
+
+
+def test_a_rerun_spends_nothing_and_an_interrupted_run_resumes(cat, tmp_path):
+    codes = ["·6", "·14", "·16", "·45", "·56", "·64", "·65"]
+    store = tmp_path / "store"
+    seen = []
+
+    def stop_after_three(kind, output):
+        seen.append(campaign.describe(kind, output))
+        if len(seen) == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        campaign.run(codes, cat, store, plan=PLAN, on_progress=stop_after_three)
+    rest = campaign.run(codes, cat, store, plan=PLAN)
+    again = campaign.run(codes, cat, store, plan=PLAN)
+    assert again.computed == 0 and again.totals == rest.totals
+    with Catalogue(tmp_path / "fresh.sqlite") as fresh:
+        whole = campaign.run(codes, fresh, tmp_path / "other", plan=PLAN)
+    assert 3 + rest.computed == whole.computed
+    assert [{k: v for k, v in r.items() if k != "cpu_seconds"} for r in rest.rows] == \
+        [{k: v for k, v in r.items() if k != "cpu_seconds"} for r in whole.rows]
+    assert not list(store.iterdir())  # nothing left to do: no values kept
+    assert campaign.state(codes, cat, store, plan=PLAN).totals == rest.totals
+
+
+def test_seed_values_of_followers_are_checked_against_their_game(cat, tmp_path):
+    from grundy.survey import run as survey
+
+    survey(["·6", "·62"], cat, heaps=PLAN.seed)
+    res = campaign.run(["·62"], cat, tmp_path / "store", plan=PLAN)
+    assert res.totals["rule_checked"] == 1 and res.rows[0]["game"] == "·6"
+    assert cat.values("·62", PLAN.seed).tolist() == compute("·6", PLAN.seed).tolist()
+
+
+def test_the_site_shows_each_code_s_deepest_state(cat, tmp_path):
+    """A campaign's settlements reach ``grundy report``: a code the survey left open shows the
+    certificate the campaign found, and a follower says whose game it is."""
+    from grundy.present.site import write_report
+    from grundy.survey import run as survey
+
+    survey(CLASS, cat, heaps=8)
+    campaign.run(CLASS, cat, tmp_path / "store", plan=PLAN)
+    write_report(cat, tmp_path / "site")
+    page = (tmp_path / "site" / "codes" / "0.713.html").read_text()
+    rep = cat.settlements()["·71"]
+    assert "deepest state" in page and "same game as ·712" in page
+    assert f"Period {rep['period']:,} from heap {rep['start']:,}, certified by grundy settle" in page
+    assert "push further" not in page
+
+
+def test_a_process_pool_and_dask_reach_the_serial_outcome(tmp_path):
+    """Any Executor: the same rows from a process pool and a Dask cluster as from one process
+    (CPU seconds apart), with the tasks of several codes in flight at once."""
+    from grundy.executors import default_executor
+
+    distributed = pytest.importorskip("distributed")
+    codes = [*CLASS, *PAIR, "·16", "·64", "·65"]
+
+    def rows(res):
+        return [{k: v for k, v in r.items() if k != "cpu_seconds"} for r in res.rows]
+
+    with Catalogue(tmp_path / "serial.sqlite") as cat:
+        serial = campaign.run(codes, cat, tmp_path / "s", plan=PLAN)
+    with Catalogue(tmp_path / "pool.sqlite") as cat, default_executor(2) as pool:
+        pooled = campaign.run(codes, cat, tmp_path / "p", plan=PLAN, executor=pool)
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                 dashboard_address=None) as cluster,
+        distributed.Client(cluster) as client,
+        Catalogue(tmp_path / "dask.sqlite") as cat,
+    ):
+        dask = campaign.run(codes, cat, tmp_path / "d", plan=PLAN, executor=client.get_executor(), slots=2)
+    assert rows(pooled) == rows(serial) == rows(dask)
+    assert pooled.computed == serial.computed == dask.computed
+
+
+def test_a_checkpoint_cut_by_a_kill_is_computed_again(cat, tmp_path):
+    """A kill between the two files of a save leaves values that fail their checksum: the step
+    starts that game again instead of failing, and leaves no stray file behind."""
+    store = tmp_path / "store"
+    store.mkdir()
+    path = store / "16"
+    campaign.drive("·16", 1024, path)
+    (store / "16.npy").write_bytes((store / "16.npy").read_bytes()[:-8] + b"\0" * 8)
+    (store / ".16.npy.123.tmp").write_bytes(b"cut")
+    out = campaign.step("·16", 2048, str(store), 0, PLAN.marks())
+    assert out["reused"] == 0 and out["heaps"] == 2048
+    assert out["digests"]["1024"] == values_sha256(compute("·16", 1024))
+    assert sorted(f.name for f in store.iterdir()) == ["16.json", "16.npy"]
+
+
+def test_one_deep_run_at_a_time_leaves_the_other_workers_to_the_floor(cat, tmp_path):
+    """With ``chains`` deep runs allowed, no more representatives leave the floor at once, a
+    representative in flight there counting as one."""
+    codes = ["·56", "·104", "·106", "·167"]
+    floor_only = campaign.Plan(first=1 << 10, floor=1 << 12, depth=1 << 12, seed=60, quiet_ratio=2)
+    campaign.run(codes, cat, tmp_path / "s", plan=floor_only)
+    deeper = campaign.Plan(first=1 << 10, floor=1 << 12, depth=1 << 16, seed=60, quiet_ratio=2)
+    driver = campaign._Driver(codes, cat, tmp_path / "s", deeper, "campaign")
+    quiet = [g for g in driver.games.values() if not g.settled and deeper.quiet(g.last)]
+
+    def starts(busy, chains):
+        return [t[2] for t in driver.tasks(busy, chains) if t[1] == "step"]
+
+    assert len(quiet) >= 2
+    first = starts(set(), 1)
+    assert len(first) == 1 and len(starts(set(), 3)) == min(3, len(quiet))
+    assert starts(set(first), 1) == []
