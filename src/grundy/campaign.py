@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Executor, wait
@@ -257,8 +258,11 @@ def step(code: str, heaps: int, store: str, since: int, marks: tuple[int, ...]) 
 
 
 def _forget(path: Path) -> None:
-    """Delete the values kept at ``path``, and what a killed save left beside them: a checkpoint
-    that a kill cut between its two files is computed again rather than trusted."""
+    """Delete the values kept at ``path`` (a store, or an earlier version's two files) and what a
+    killed save left beside them: values that fail their checks are computed again rather than
+    trusted."""
+    if path.is_dir():
+        shutil.rmtree(path)
     for f in path.parent.glob(f"*{path.name}.*"):
         if f.name in (path.name + ".npy", path.name + ".json") or f.name.endswith(".tmp"):
             f.unlink(missing_ok=True)
