@@ -58,6 +58,16 @@ HEAPS = mostly(
         st.sampled_from(["many", "", "1.5", "1e3", "0x10", "-0", " 7"]),
     ),
 )
+STORED_HEAPS = mostly(
+    st.integers(1, 300).map(str),
+    st.one_of(
+        st.integers(-3, 0).map(str),
+        st.integers((1 << 43) + 1, 10**30).map(str),
+        st.sampled_from(["many", "", "1.5", "1e3", "0x10", "-0", " 7"]),
+    ),
+)
+"""Heap counts for a run into a store: a huge one within the engine's reach is a long run, not an
+error (bounded memory), so the huge ones drawn lie beyond it (2^43)."""
 BAD_FILES = st.sampled_from(
     ["missing/sub/x", "adir", "readonly", "empty", "junk", "floats", "afile/x"]
 )
@@ -102,6 +112,8 @@ def invocations(draw, figures: int = 2) -> tuple[list[str], set[int]]:
         maybe("--out", draw(FILES))
         maybe("--engine", draw(st.sampled_from(["auto", "dense", "sparse", "reference", "x"])))
         maybe("--checkpoint-seconds", draw(st.sampled_from(["0", "-1", "x"])))
+        if "--out" in opt:
+            heaps = draw(STORED_HEAPS)
         argv = ["values", code, "-n", heaps]
     elif cmd in ("period", "readings"):
         maybe("--heap0")

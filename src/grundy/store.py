@@ -1116,7 +1116,7 @@ def grow(
     it keeps the first heaps and a tail, reads the rest back from the store,
     and returns no values (``Grown.values`` is None: read the store).
     """
-    from .engine import choose, compute_with_stats
+    from .engine import choose, compute_with_stats, sparse
     from .memory import check_heaps
 
     code = parse(code)
@@ -1127,6 +1127,9 @@ def grow(
     bounded = store is not None and not disposable and name == "sparse" and not in_memory(code, heaps, memory)
     if not bounded:
         check_heaps(heaps)
+    elif heaps > sparse.HEAP_LIMIT:
+        raise UsageError(f"{heaps:,} heaps are beyond the sparse engine's reach: its rare heaps are "
+                         f"numbered below 2^43 ({sparse.HEAP_LIMIT:,})")
     if store is not None:
         store.note_engine(name)
     rec = Recorder(code, store, every=every, sparse=name == "sparse", disposable=disposable,

@@ -76,6 +76,8 @@ VALUE_BITS = 20
 """The low bits of a rare-list word that hold the value (the kernels spell it out: no globals)."""
 if MAX_VALUE >> VALUE_BITS:
     raise ValueError(f"values up to {MAX_VALUE} do not fit the rare list's {VALUE_BITS} bits")
+HEAP_LIMIT = 1 << (63 - VALUE_BITS)
+"""The rare list's words hold heaps below this (2^43, about 8.8·10^12): the deepest run there is."""
 
 BREAK_EVEN = 16
 """The sparse kernel runs while the best mask leaves fewer than one rare heap in this many.
