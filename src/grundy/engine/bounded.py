@@ -40,7 +40,7 @@ import numpy as np
 
 from .. import classes
 from ..errors import UsageError
-from . import sparse
+from . import smallest_dtype, sparse
 from ._jit import kernel
 from .chunks import CHUNK_SECONDS, FIRST_CHUNK, next_chunk
 from .moves import _mark_small_moves, _split_sizes, split_digits
@@ -179,8 +179,7 @@ def _fill_window(
     Returns ``(stop, nr, status)``: status 0 when heaps to ``stop`` are done
     (``stop`` < ``n1`` after a new rare heap: the driver may have to keep
     more of the tail), 1 when heap ``stop``'s scan needs heaps not kept, 2
-    when its value exceeds ``cap``.  ``rmax`` is kept for the signature of
-    :func:`.sparse._fill`; the rare list always has room for one more.
+    when its value exceeds ``cap``.  ``rk`` must have room for one more.
     """
     for n in range(n0, n1):
         stamp = n + 1
@@ -274,7 +273,6 @@ class BoundedRun:
         self.seen = self.need = np.zeros(0, np.int64)
         self.cls, self.cls_mask = np.zeros(0, np.uint8), None
         self.ms = np.zeros(len(code.split_two), np.int64)
-        self.serial: sparse.SparseRun | None = None
         self.emitted = 0
         if known:
             self._resume(known)
@@ -369,7 +367,7 @@ class BoundedRun:
         """Start after ``known`` heaps of the store: its histogram, head, rare heaps and tail."""
         for lo in range(0, known, 1 << 22):
             self._count(lo, self.read(lo, min(known, lo + (1 << 22))))
-        self._allocate(known, _dtype_for(self.max))
+        self._allocate(known, smallest_dtype(np.array([self.max])))
         self.g[: min(self.head, known)] = self.read(0, min(self.head, known))
         self.n = self.emitted = self.base = known
         if known <= self.head:
@@ -390,14 +388,14 @@ class BoundedRun:
             self.rare_at_choice = self.nr
             return
         self.mask = mask
-        found = [self._rare_in(lo, block) for lo, block in self._chunks()]
-        rare = np.concatenate(found) if found else np.zeros(0, np.int64)
+        words = []
+        for lo, block in self._chunks():
+            heaps = self._rare_in(lo, block)
+            words.append((heaps << sparse.VALUE_BITS) | block[heaps - lo].astype(np.int64))
+        rare = np.concatenate(words) if words else np.zeros(0, np.int64)
         self.rk = np.zeros(max(1024, 2 * rare.size), dtype=np.int64)
-        self.rk[: rare.size] = (rare << sparse.VALUE_BITS) | self._values_at(rare)
+        self.rk[: rare.size] = rare
         self.nr = self.rare_at_choice = int(rare.size)
-
-    def _values_at(self, heaps: np.ndarray) -> np.ndarray:
-        return np.array([int(self._values(int(x), int(x) + 1)[0]) for x in heaps], dtype=np.int64)
 
     def _rare_in(self, start: int, block: np.ndarray) -> np.ndarray:
         """The heaps of ``block`` (heap ``start`` first, heap 0 never) in the run's rare class."""
@@ -525,13 +523,6 @@ class BoundedRun:
             self.mapping.close()
             self.mapping = None
             self.g = np.zeros(0, dtype=self.g.dtype)
-
-
-def _dtype_for(top: int):
-    for dtype in sparse.DTYPES:
-        if top <= np.iinfo(dtype).max:
-            return dtype
-    raise UsageError(f"value {top} does not fit 32 bits")
 
 
 def _wider(dtype):
