@@ -1114,7 +1114,8 @@ def grow(
     would not fit) whose values would not fit in ``memory`` bytes
     (:func:`in_memory`) is bounded (:class:`grundy.engine.bounded.BoundedRun`):
     it keeps the first heaps and a tail, reads the rest back from the store,
-    and returns no values (``Grown.values`` is None: read the store).
+    and returns no values (``Grown.values`` is None: read the store); it
+    calls ``on_status``, never ``on_chunk``, since it holds no values so far.
     """
     from .engine import choose, compute_with_stats, sparse
     from .memory import check_heaps
