@@ -1,0 +1,1 @@
+grundyValues("73d255b74171c525","u2",1000,"eNrtj0kOwCAIRXGocv8TF2lNHTAh0bRdmL9heCE8AABDsRTHlac47q8uVYGnmYsih7ypOby5WHCeN7Hi8sWaC/fFzCHlaLg0C829x6PkbPcfCpzeY8QZwbf3MAoPnPKwwn9rfUcemv+0Hm/4ouD7lceMr3zv3x6b29zm1nEn+/8Mtg==");
