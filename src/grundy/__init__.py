@@ -31,8 +31,7 @@ line's start-up) loads no compiler.
 
 from importlib import import_module
 
-__version__ = "0.1.0"
-
+from ._version import __version__
 from .codes import Code, Move, family, parse
 from .errors import CodeError, GrundyError, SequenceFileError, UsageError
 from .position import Position, position

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import __version__
+from ._version import __version__
 from .codes import Code, parse
 from .errors import SequenceFileError, UsageError
 

@@ -59,7 +59,7 @@ from typing import Self
 
 import numpy as np
 
-from . import __version__
+from ._version import __version__
 from .classes import RareClass, fewest_in, table
 from .codes import Code, parse
 from .errors import SequenceFileError, StoreError, UsageError

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING
 
-from . import __version__
+from ._version import __version__
 from .codes import Code, parse
 
 if TYPE_CHECKING:

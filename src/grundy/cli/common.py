@@ -10,7 +10,8 @@ from contextlib import contextmanager
 
 import click
 
-from .. import __version__, checks
+from .. import checks
+from .._version import __version__
 from ..codes import Code, parse
 from ..errors import CodeError, UsageError
 from .lazy import LazyGroup

@@ -18,7 +18,7 @@ from string import Template
 
 import numpy as np
 
-from .. import __version__
+from .._version import __version__
 from ..classes import RareClass
 from ..codes import file_safe, game_name, parse, shell_word
 from ..growth import STATUS_WORDS, STATUSES

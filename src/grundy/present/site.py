@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import __version__
+from .._version import __version__
 from ..catalogue import Catalogue, CatalogueError
 from ..codes import parse
 from ..tallies import tallies
