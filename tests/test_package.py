@@ -1,8 +1,9 @@
-"""The package as installed: its version in one module, modules that import alone."""
+"""The package as installed: its version in one module, modules that import alone, ``py.typed``."""
 
 from __future__ import annotations
 
 import ast
+import importlib.resources
 import pkgutil
 import subprocess
 import sys
@@ -69,3 +70,10 @@ def test_the_version_lives_in_version_py_and_pyproject_reads_it():
     assert grundy.__version__ is _version.__version__
     assert "__version__ =" not in (PACKAGE / "__init__.py").read_text()
 
+
+
+def test_the_installed_package_is_typed():
+    # PEP 561: py.typed in the package, and declared as package data so that a wheel ships it.
+    assert (importlib.resources.files("grundy") / "py.typed").is_file()
+    pyproject = tomllib.loads((PACKAGE.parents[1] / "pyproject.toml").read_text())
+    assert "py.typed" in pyproject["tool"]["setuptools"]["package-data"]["grundy"]
