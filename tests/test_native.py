@@ -3,6 +3,8 @@ never run from other sources than today's, and numba's JIT for whatever it does 
 
 import importlib
 import os
+import pkgutil
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import grundy
+import grundy.engine.dense
+import grundy.periods
 from grundy.codes import parse
 from grundy.engine import _jit, compute, dense, native, sparse
 from grundy.engine.native import Native, matches, specs
@@ -86,8 +91,32 @@ def test_no_kernel_calls_an_exported_kernel():
 def test_kernel_files_hold_every_kernel():
     _stubs()
     declared = {stub.py_func.__code__.co_filename for stub in _jit._DECLARED}
-    listed = {str(native.PACKAGE / name) for name in native.KERNEL_FILES}
+    listed = {str(path) for path in native.kernel_sources()}
     assert declared <= listed
+
+
+def test_every_module_that_declares_a_kernel_is_a_kernel_source():
+    # Every module of the package imported, not only the listed ones: a kernel declared in a
+    # module missing from the list would key neither the native build nor numba's cache.
+    for module in pkgutil.walk_packages(grundy.__path__, "grundy."):
+        if module.name != "grundy.__main__":
+            importlib.import_module(module.name)
+    declared = {Path(stub.py_func.__code__.co_filename) for stub in _jit._DECLARED}
+    assert {Path(grundy.engine.dense.__file__), Path(grundy.periods.__file__)} <= declared
+    assert declared <= set(native.kernel_sources())
+    uses_numba = {p for p in native.PACKAGE.rglob("*.py")
+                  if re.search(r"^\s*(import numba|from numba)", p.read_text(), re.MULTILINE)}  # fmt: skip
+    assert uses_numba <= set(native.kernel_sources()), uses_numba
+
+
+def test_numba_cache_key_is_the_hash_of_the_kernel_sources_whatever_was_imported():
+    # The key was the hash of the kernel modules imported when numba was bound: a process that
+    # had imported only the engine keyed its cache entries unlike one that had read periods.
+    script = "from grundy.engine import _jit, dense\n_jit._jit_all()\nprint(_jit.SOURCE_DIGEST)"
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                         env={**os.environ, "GRUNDY_NATIVE": "0"})
+    assert run.stdout.strip() == native.sources_sha256()
+    assert native.digest() == int(native.sources_sha256()[:15], 16)
 
 
 @built

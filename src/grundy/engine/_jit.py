@@ -22,7 +22,7 @@ Why a layer of our own rather than ``@njit(cache=True)`` in each module:
   that callee's machine code in its cache entry, and numba does not notice
   when the other file changes: after an upgrade it would run the old code.
   Our cache entries are also keyed by :data:`SOURCE_DIGEST`, a hash of the
-  source of every module that declares kernels, so any change to any of
+  kernel sources (:func:`.native.kernel_sources`), so any change to any of
   them recompiles everything.  The native build is keyed the same way.
 - **Several processes.**  numba's cache index is one file per function that
   each process reads, updates and rewrites (numba issue #4807): two
@@ -45,14 +45,11 @@ aside and compile with numba.
 from __future__ import annotations
 
 import functools
-import hashlib
 import sys
 import threading
-from pathlib import Path
 
 _DECLARED: list[_Kernel] = []
 """Every kernel declared so far (kept: numba may be bound after the native build)."""
-_SOURCES: set[str] = {__file__}
 _native = False
 """The native module once looked for (None when there is none); False before."""
 _bound = False
@@ -111,8 +108,6 @@ def kernel(fn=None, *, native: str | None = None, values=("u1", "u2", "u4"), all
     stub = _Kernel(fn, options, native, tuple(values), allocates)
     with _lock:
         _DECLARED.append(stub)
-        if not _jitted:  # once numba is bound, numba's own file stamp covers later modules
-            _SOURCES.add(sys.modules[fn.__module__].__file__)
         if not (_bound or _jitted):
             return stub
         target = stub  # a module imported after binding: bound now, as its name is not set yet
@@ -125,15 +120,8 @@ def kernel(fn=None, *, native: str | None = None, values=("u1", "u2", "u4"), all
     return target
 
 
-def _digest() -> str:
-    h = hashlib.sha256()
-    for path in sorted(_SOURCES):
-        h.update(Path(path).read_bytes())
-    return h.hexdigest()
-
-
 SOURCE_DIGEST = ""
-"""Hash of every kernel module's source; filled in when numba is bound."""
+"""The hash of the kernel sources (:func:`.native.sources_sha256`); filled in when numba is bound."""
 
 
 def _cache_class():
@@ -219,7 +207,9 @@ def _jit_all() -> None:
     with _lock:
         if _jitted:
             return
-        SOURCE_DIGEST = _digest()
+        from .native import sources_sha256
+
+        SOURCE_DIGEST = sources_sha256()
         import numba
 
         if not numba.config.DISABLE_JIT:

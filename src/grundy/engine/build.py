@@ -49,8 +49,8 @@ def _spec(t):
 
 
 def _import_kernels() -> None:
-    for name in native.KERNEL_FILES:
-        importlib.import_module("grundy." + name.removesuffix(".py").replace("/", "."))
+    for path in native.kernel_sources():
+        importlib.import_module(".".join(("grundy", *path.relative_to(native.PACKAGE).with_suffix("").parts)))
 
 
 def exports() -> list[tuple[str, object, object]]:

@@ -51,16 +51,30 @@ KERNEL_FILES = (
     "rare/arrivals.py",
     "rare/counts.py",
 )
-"""Every file that declares kernels or shapes their build, relative to the package."""
+"""Every file that declares kernels or shapes their build, relative to the package: read
+through :func:`kernel_sources` (a test checks that every module declaring a kernel is here)."""
+
+
+def kernel_sources() -> tuple[Path, ...]:
+    """The kernel sources: the files of :data:`KERNEL_FILES`.  The one list both keys hash (the
+    native build's :func:`digest`, numba's cache entries' :data:`._jit.SOURCE_DIGEST`) and the
+    build imports, so that neither depends on which modules a process happened to import."""
+    return tuple(PACKAGE / name for name in KERNEL_FILES)
+
+
+def sources_sha256() -> str:
+    """SHA-256 of :func:`kernel_sources`, each file's name (relative to the package) then its
+    bytes."""
+    h = hashlib.sha256()
+    for path in kernel_sources():
+        h.update(path.relative_to(PACKAGE).as_posix().encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()
 
 
 def digest() -> int:
-    """The hash of :data:`KERNEL_FILES` as they are now (60 bits, what the build stores)."""
-    h = hashlib.sha256()
-    for name in KERNEL_FILES:
-        h.update(name.encode())
-        h.update((PACKAGE / name).read_bytes())
-    return int(h.hexdigest()[:15], 16)
+    """:func:`sources_sha256` in 60 bits, what the build stores."""
+    return int(sources_sha256()[:15], 16)
 
 
 def enabled() -> bool:
