@@ -36,11 +36,11 @@ def test_outcomes_against_a_published_entry():
 def test_a_larger_budget_resumes_and_spends_the_difference(tmp_path):
     """·6 never settles; the second budget exceeds what the first run spent (compiling
     included, which a cold numba cache makes large), so it resumes."""
-    first = four.settle_code("·6", 0.05, str(tmp_path))
+    first = campaign.settle_within("·6", 0.05, str(tmp_path))
     assert not first["settled"] and first["heaps"] > 0
-    again = four.settle_code("·6", 0.05, str(tmp_path))
+    again = campaign.settle_within("·6", 0.05, str(tmp_path))
     assert again == first  # the budget is spent: answered from the record
-    more = four.settle_code("·6", first["cpu_seconds"] + 0.5, str(tmp_path))
+    more = campaign.settle_within("·6", first["cpu_seconds"] + 0.5, str(tmp_path))
     assert more["reused"] == first["heaps"] and more["heaps"] >= first["heaps"]
     assert more["cpu_seconds"] >= first["cpu_seconds"]
     assert json.loads((tmp_path / "6.settle.json").read_text()) == more

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from findings_check import load, script, unexplained
 from grundy import published
+from grundy.catalogue import Catalogue
+from grundy.settle import settle
 
 unsettled = script("unsettled")
 
@@ -62,3 +66,26 @@ def test_reduced_run(tmp_path):
             assert d in page
     for f in ("settled.png", "published.png", "open.png"):
         assert (tmp_path / "unsettled" / f).stat().st_size > 1000
+
+
+def test_outcomes_an_earlier_version_kept_as_files_are_read_not_recomputed(tmp_path):
+    # The earlier script kept one JSON file a code in settle-BUDGETs/; a made-up outcome there
+    # must come back as it is (a computed one would be ·6's own).
+    folder = tmp_path / "settle-0.5s"
+    folder.mkdir()
+    kept = {"code": "·6", "t": 1, "settled": False, "start": None, "period": None, "window": None,
+            "heaps": 12345, "mask": "7", "rare_heaps": 99, "last_rare": None, "cpu_seconds": 0.51}
+    (folder / "6.json").write_text(json.dumps(kept))
+    params = {"budget": 0.5}
+    with Catalogue(tmp_path / "c.sqlite") as cat:
+        unsettled.earlier(cat, ["·6", "·7"], folder, params)
+        ran = unsettled.settle_many(["·6"], cat, seconds=0.5, params=params)
+        assert ran.computed == 0
+        assert list(cat.records("settlement", params)) == [kept]
+
+
+def test_a_stored_settlement_shows_its_mask_as_the_published_label():
+    st = settle("·16", 4096)
+    row = unsettled.row_of(st.to_dict())
+    assert row["mask"] == st.stats.rare_class.label and isinstance(row["mask"], str)
+    assert unsettled.row_of({"mask": "30"})["mask"] == "30"

@@ -3,12 +3,16 @@
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 
+import numpy as np
 import pytest
 
+from grundy import load
+from grundy.campaign import settle_many, settle_within, settlement_entry
 from grundy.catalogue import Catalogue
 from grundy.codes import parse
+from grundy.engine import compute
 from grundy.executors import SerialExecutor, default_executor
-from grundy.runner import Records, run, settle_many, settle_within, settlement_entry
+from grundy.runner import Records, run
 from grundy.settle import settle
 
 CODES = ["·137", "·6", "·45", "·07", "·2", "4·07"]
@@ -85,9 +89,43 @@ def test_settle_many_stores_what_settle_finds(tmp_path):
 
 
 def test_a_budget_of_cpu_seconds_stops_a_settlement(tmp_path):
-    out = settle_within("·6", 10**6, seconds=1e-9)
+    out = settle_within("·6", 1e-9, max_heaps=10**6)
     assert out["limit"] == "seconds" and not out["settled"] and out["heaps"] < 10**6
     with Catalogue(tmp_path / "c.sqlite") as cat:
         settle_many(["·6"], cat, max_heaps=10**6, seconds=1e-9)
-        assert settlement_entry(10**6, 1e-9).stored(cat) == {"·6"}
-        assert settlement_entry(10**6, 2.0).stored(cat) == set()
+        assert settlement_entry(1e-9, 10**6).stored(cat) == {"·6"}
+        assert settlement_entry(2.0, 10**6).stored(cat) == set()
+
+
+def test_a_larger_budget_resumes_from_the_stored_values_and_a_rerun_computes_nothing(tmp_path):
+    # ·6 never settles: each budget stops it; params without the budget keep one record a code.
+    params = {"study": "resume"}
+    store = tmp_path / "values"
+    with Catalogue(tmp_path / "c.sqlite") as cat, default_executor(2) as pool:
+        first = settle_many(["·6", "·137"], cat, seconds=0.05, store=store, params=params,
+                            executor=pool)
+        assert (first.computed, first.stored_before) == (2, 0)
+        before = {r["code"]: r for r in cat.records("settlement", params)}
+        assert before["·137"]["settled"] and before["·6"]["limit"] == "seconds"
+        again = settle_many(["·6", "·137"], cat, seconds=0.05, store=store, params=params)
+        assert (again.computed, again.stored_before) == (0, 2)
+        budget = before["·6"]["cpu_seconds"] + 0.3
+        more = settle_many(["·6", "·137"], cat, seconds=budget, store=store, params=params,
+                           executor=pool)
+        assert (more.computed, more.stored_before) == (1, 1)  # ·137 is settled: nothing to add
+        after = {r["code"]: r for r in cat.records("settlement", params)}
+    assert after["·137"] == before["·137"]
+    six = after["·6"]
+    assert six["reused"] == before["·6"]["heaps"] and six["heaps"] > before["·6"]["heaps"]
+    assert six["cpu_seconds"] >= budget and six["limit"] == "seconds"
+    assert np.array_equal(load(store / "6").values[: six["heaps"]], compute("·6", six["heaps"]))
+
+
+def test_a_settlement_without_a_store_keeps_nothing_and_starts_from_nothing(tmp_path):
+    with Catalogue(tmp_path / "c.sqlite") as cat:
+        settle_many(["·6"], cat, seconds=0.02, params={"p": 1})
+        first = next(cat.records("settlement", {"p": 1}))
+        settle_many(["·6"], cat, seconds=first["cpu_seconds"] + 0.05, params={"p": 1})
+        second = next(cat.records("settlement", {"p": 1}))
+    assert second["reused"] == 0 and second["heaps"] > 0 and second["limit"] == "seconds"
+    assert not any(p.is_dir() for p in tmp_path.iterdir())

@@ -41,26 +41,20 @@ from pathlib import Path
 import numpy as np
 
 from grundy import campaign
-from grundy.campaign import DENSE_LIMIT, check
+from grundy.campaign import DENSE_LIMIT, MAX_HEAPS, check
 from grundy.catalogue import Catalogue
 from grundy.checkpoint import cache_dir, file_stem, load_existing
 from grundy.codes import family, parse
 from grundy.engine import choose
 from grundy.executors import ProcessPool, default_executor
 from grundy.figures import save, subplots
-from grundy.runner import Records
-from grundy.runner import run as run_family
 from grundy.sequence import Sequence
-from grundy.settle import settle
 from grundy.survey import run as run_survey
 from grundy.tallies import REPETITIONS, tallies
 
 HERE = Path(__file__).resolve().parent
 SHORT, LONG = 2400, 10_000
-MAX_HEAPS = 10**8
 RANKED = 25
-SETTLE_ANALYSIS = 1
-"""The meaning of :func:`settle_code`'s record: bump it when that changes."""
 
 
 def log(text: str) -> None:
@@ -146,72 +140,32 @@ def summary(rows: list[dict]) -> dict:
 # ---------------------------------------------------------------- settling
 
 
-WARM = []
-
-
-def warm() -> None:
-    """Load the engine's kernels in this process once, so no code's budget pays for it."""
-    if not WARM:
-        settle("·137", 2048)
-        WARM.append(True)
-
-
-def settle_code(name: str, budget: float, store: str) -> dict:
-    """Settle ``name`` within ``budget`` CPU seconds in all, resuming from its kept values.
-
-    The values live at ``store/STEM.npy`` (seeded with the survey's); the CPU
-    seconds spent so far, over every budget, at ``store/STEM.settle.json``, so
-    a larger budget later spends only the difference.  A code already settled,
-    or already given at least ``budget``, answers from that record (a smaller
-    budget after a larger one reports the larger one's outcome).
-    """
-    code = parse(name)
-    base = Path(store) / file_stem(code)
-    note = base.with_name(base.name + ".settle.json")
-    before = json.loads(note.read_text()) if note.exists() else None
-    if before is not None and (before["settled"] or before["cpu_seconds"] >= budget):
-        return before
-    spent = before["cpu_seconds"] if before is not None else 0.0
-    warm()
-    t0 = time.process_time()
-    st = campaign.drive(code, MAX_HEAPS, base, seconds=budget - spent)
-    out = st.to_dict()
-    out["cpu_seconds"] = round(spent + time.process_time() - t0, 3)
-    note.write_text(json.dumps(out, ensure_ascii=False))
-    return out
-
-
 def settled_further(
     names: list[str], budget: float, cache: Path, digits: int, executor
 ) -> tuple[list[dict], int]:
-    """Every code in ``names`` (unsettled at 10,000 heaps) through :func:`settle_code`, each
-    stored in the cache's catalogue as it finishes, and then as a settlement in the 10,000-heap
-    survey's catalogue too (for ``grundy report``); the records and how many this call computed."""
+    """Every code in ``names`` (unsettled at 10,000 heaps) settled within ``budget`` CPU seconds
+    (:func:`grundy.campaign.settle_many`), resuming from the survey's values kept in the cache,
+    each stored in the 10,000-heap survey's catalogue as it finishes (for ``grundy report``);
+    the records and how many this call computed."""
     store = cache / "settle"
     store.mkdir(parents=True, exist_ok=True)
-    entry = Records("four_digits_settlement", {"budget": budget, "seed": LONG}, SETTLE_ANALYSIS)
-    with Catalogue(cache / "settle.sqlite") as cat:
-        done = cat.stored_records(entry.kind, entry.params, entry.analysis)
-        with Catalogue(cache / f"survey-{digits}-{LONG}.sqlite") as seeds:
-            for name in names:
-                code = parse(name)
-                path = store / file_stem(code)
-                if name not in done and load_existing(path, code) is None:
-                    Sequence(code, seeds.values(name, LONG), choose(code)).save(path)
+    params = {"budget": budget, "seed": LONG}
+    with Catalogue(cache / f"survey-{digits}-{LONG}.sqlite") as cat:
+        done = campaign.settlement_entry(budget, MAX_HEAPS, params).stored(cat)
+        for name in names:
+            code = parse(name)
+            path = store / file_stem(code)
+            if name not in done and load_existing(path, code) is None:
+                Sequence(code, cat.values(name, LONG), choose(code)).save(path)
         step = max(1, len(names) // 20)
 
         def progress(i, n):
             if i % step == 0 or i == n:
                 log(f"settled {i:,} of {n:,}")
 
-        ran = run_family(partial(settle_code, budget=budget, store=str(store)), names, cat, entry,
-                         executor=executor, on_progress=progress)  # fmt: skip
-        out = {r["code"]: r for r in cat.records(entry.kind, entry.params, analysis=entry.analysis)}
-    with Catalogue(cache / f"survey-{digits}-{LONG}.sqlite") as seeds:
-        shown = {r["code"]: r for r in seeds.records("settlement", entry.params)}
-        for name in names:
-            if shown.get(name) != out[name]:
-                seeds.add_record("settlement", name, entry.params, entry.analysis, out[name])
+        ran = campaign.settle_many(names, cat, seconds=budget, max_heaps=MAX_HEAPS, store=store,
+                                   params=params, executor=executor, on_progress=progress)  # fmt: skip
+        out = {r["code"]: r for r in cat.records("settlement", params)}
     return [out[n] for n in names], ran.computed
 
 

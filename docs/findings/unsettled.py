@@ -3,13 +3,14 @@
     python docs/findings/unsettled.py --out docs/findings/            # 1..3 digits, 6 s a code
     python docs/findings/unsettled.py --out /tmp/f --quick            # 1..2 digits, 0.5 s a code
 
-Surveys the family to 2,400 heaps (a catalogue in the cache, reused), runs
-:func:`grundy.settle.settle` on every code left unsettled with a CPU-time
-budget per code, and compares the outcome with the published lists of
+Surveys the family to 2,400 heaps (a catalogue in the cache, reused), settles
+every code left unsettled with a CPU-time budget per code
+(:func:`grundy.campaign.settle_many`), and compares the outcome with the published lists of
 solved, trivial and unsolved octal games (:mod:`grundy.published`; their
 sources are in ``src/grundy/data/README.md``).  Writes ``unsettled.md``,
-``unsettled.json`` and the figures under ``unsettled/``.  Each code's outcome is kept in the cache
-(``$GRUNDY_CACHE/findings/``), so a rerun skips the codes already done.
+``unsettled.json`` and the figures under ``unsettled/``.  Each code's outcome is kept in the
+survey's catalogue in the cache (``$GRUNDY_CACHE/findings/``), so a rerun skips the codes
+already done (those an earlier version kept as JSON files are read too).
 """
 
 from __future__ import annotations
@@ -22,49 +23,35 @@ from collections import Counter
 from pathlib import Path
 
 from grundy import published
+from grundy.campaign import MAX_HEAPS, SETTLEMENT_ANALYSIS, settle_many, settlement_entry
 from grundy.catalogue import Catalogue
 from grundy.checkpoint import cache_dir, file_stem
 from grundy.codes import family, parse
-from grundy.engine import compute
+from grundy.engine import compute, sparse
 from grundy.figures import save, subplots
-from grundy.settle import settle
 from grundy.survey import run as survey_run
 
 HERE = Path(__file__).resolve().parent
 SURVEY_HEAPS = 2400
-MAX_HEAPS = 10**8
 
 
-class OutOfTime(Exception):
-    """Raised from settle's callbacks when a code has used its CPU-time budget."""
+def earlier(cat: Catalogue, names: list[str], folder: Path, params: dict) -> None:
+    """Store in ``cat`` the outcomes an earlier version of this script kept in ``folder``, one
+    JSON file a code, for the codes ``cat`` has none of, so that they are not computed again."""
+    have = settlement_entry(params["budget"], MAX_HEAPS, params).stored(cat)
+    for name in names:
+        path = folder / f"{file_stem(parse(name))}.json"
+        if name not in have and path.exists():
+            cat.add_record("settlement", name, params, SETTLEMENT_ANALYSIS, json.loads(path.read_text()))
 
 
-def settle_within(code, budget: float) -> dict:
-    """Settle ``code`` within ``budget`` CPU seconds: settle's JSON, or where the run stood."""
-    t0 = time.process_time()
-    last = {}
-
-    def check(*_):
-        if time.process_time() - t0 > budget:
-            raise OutOfTime
-
-    def status(s):
-        last.update(
-            heaps=s.heaps, mask=None if s.mask is None else s.mask.label, rare_heaps=s.rare_heaps
-        )
-        check()
-
-    try:
-        done = settle(code, MAX_HEAPS, on_depth=check, on_chunk=check, on_status=status)
-        out = done.to_dict()
-        if done.stats is not None:
-            out["mask"] = done.stats.rare_class.label
-    except OutOfTime:
-        out = {"code": str(code), "t": code.t, "settled": False, "start": None, "period": None,
-               "window": None, "heaps": last.get("heaps"), "mask": last.get("mask"),
-               "rare_heaps": last.get("rare_heaps"), "last_rare": None}  # fmt: skip
-    out["cpu_seconds"] = round(time.process_time() - t0, 2)
-    return out
+def row_of(record: dict) -> dict:
+    """A stored settlement with its mask as the class's label (``30``), as the published tables
+    write it; records of the earlier version hold the label already."""
+    row = dict(record)
+    if isinstance(row.get("mask"), int):
+        row["mask"] = sparse.even_class(row["mask"], bool(row.get("position"))).label
+    return row
 
 
 def listed(code) -> tuple[str, published.Game | None]:
@@ -184,26 +171,26 @@ def run(out_dir: Path, digits: int, budget: float, cache: Path) -> dict:
     with Catalogue(cache / f"survey-{digits}-{SURVEY_HEAPS}.sqlite") as cat:
         survey_run(family(digits), cat, heaps=SURVEY_HEAPS)
         swept = list(cat.results(heaps=SURVEY_HEAPS, options={}))
-    open_codes = [r for r in swept if r["status"] != "settled"]
-    store = cache / f"settle-{budget:g}s"
-    store.mkdir(exist_ok=True)
+        open_codes = [r for r in swept if r["status"] != "settled"]
+        names = [r["code"] for r in open_codes]
+        params = {"budget": budget}
+        earlier(cat, names, cache / f"settle-{budget:g}s", params)
+        t_start = time.monotonic()
+
+        def show(row):
+            what = (f"period {row['period']:,} from {row['start']:,}" if row["settled"]
+                    else f"open at {row['heaps'] or 0:,} heaps")  # fmt: skip
+            print(f"{row['code']:6} {what}  ({row['cpu_seconds']} s cpu, "
+                  f"{time.monotonic() - t_start:.0f} s so far)", file=sys.stderr)  # fmt: skip
+
+        settle_many(names, cat, seconds=budget, max_heaps=MAX_HEAPS, params=params, on_result=show)
+        stored = {r["code"]: r for r in cat.records("settlement", params)}
     rows = []
-    t_start = time.monotonic()
-    for i, r in enumerate(open_codes, 1):
-        code = parse(r["code"])
-        path = store / f"{file_stem(code)}.json"
-        if path.exists():
-            row = json.loads(path.read_text())
-        else:
-            row = settle_within(code, budget)
-            path.write_text(json.dumps(row, ensure_ascii=False))
+    for r in open_codes:
+        row = row_of(stored[r["code"]])
         row["survey_status"] = r["status"]
         row.update(compare(row))
         rows.append(row)
-        what = (f"period {row['period']:,} from {row['start']:,}" if row["settled"]
-                else f"open at {row['heaps'] or 0:,} heaps")  # fmt: skip
-        print(f"[{i}/{len(open_codes)}] {row['code']:6} {what}  ({row['cpu_seconds']} s cpu, "
-              f"{time.monotonic() - t_start:.0f} s so far)", file=sys.stderr)  # fmt: skip
     settled = [r for r in rows if r["settled"]]
     result = {
         "digits": digits,

@@ -28,17 +28,22 @@ has steps to go and are deleted when it has none (its records keep their digests
 holds about one game's values per worker.  Followers get records too, derived from their game's,
 written when a run starts and ends, so that ``grundy report`` shows every code's deepest state
 (:meth:`Catalogue.settlements`).
+
+Before a campaign, :func:`settle_many` settles a family within a CPU budget a code (the findings
+pages' first pass): resumable, a larger budget later spending only the difference.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Executor, wait
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -49,6 +54,8 @@ from .classes import RareClass
 from .codes import Code, parse
 from .errors import CertificateError, SequenceFileError, UsageError
 from .executors import ProcessPool, SerialExecutor
+from .runner import FamilyRun, Records
+from .runner import run as run_family
 
 KIND = "settlement"
 CHECK_KIND = "certificate_check"
@@ -70,6 +77,10 @@ REFIT = 64
 MEMBER_WEIGHT = 3.0
 """A member's step waits behind representatives' steps that cost up to this many times more."""
 _BLOCK = 1 << 20
+MAX_HEAPS = 10**8
+"""The depth :func:`settle_many` stops at when the budget has not stopped it first."""
+SETTLEMENT_ANALYSIS = 1
+"""The meaning of :func:`settle_within`'s record: bump it when that changes."""
 
 
 # ---------------------------------------------------------------- the same game, by the rules
@@ -225,6 +236,120 @@ def drive(code: Code | str, max_heaps: int, out: str | os.PathLike, *, seconds: 
     from .settle import settle
 
     return settle(code, max_heaps, out=out, seconds=seconds, checkpoint_seconds=CHECKPOINT_SECONDS)
+
+
+# ---------------------------------------------------------------- a family within a budget
+
+
+def _note(store: str | os.PathLike, code: Code) -> Path:
+    """Where :func:`settle_within` keeps a code's record beside its values in ``store``."""
+    return Path(store) / f"{file_stem(code)}.settle.json"
+
+
+def settle_within(code: Code | str, seconds: float | None = None, store: str | os.PathLike | None = None,
+                  *, max_heaps: int = MAX_HEAPS) -> dict:
+    """Settle ``code`` until certified, ``max_heaps`` heaps, or ``seconds`` CPU seconds in all.
+
+    :meth:`Settlement.to_dict` with ``cpu_seconds`` (spent on the code over every call) and
+    ``limit``: None when settled, else ``"max_heaps"`` or ``"seconds"``, the limit that stopped
+    it.  With a ``store`` the values are kept at ``store/STEM`` (a store, or an earlier
+    version's ``STEM.npy``, seeded by the caller if it likes) and the record at
+    ``store/STEM.settle.json``, so that a larger budget later resumes from the values and
+    spends only the difference; a code already settled, or already given at least ``seconds``
+    (or ``max_heaps``), answers from that record at once (a smaller budget after a larger one
+    reports the larger one's outcome).  Without a store nothing is kept and the budget starts
+    from nothing.  The budget is checked between the engine's chunks (about a quarter of a
+    second each), so a run may pass it by up to one chunk.  One thread a code.
+    """
+    code = parse(code)
+    note = None if store is None else _note(store, code)
+    before = json.loads(note.read_text()) if note is not None and note.exists() else None
+    if before is not None and _spent(before, seconds, max_heaps):
+        return before
+    spent = before["cpu_seconds"] if before is not None else 0.0
+    _warm()
+    t0 = time.process_time()
+    left = None if seconds is None else seconds - spent
+    if store is None:
+        from .settle import settle
+
+        st = settle(code, max_heaps, seconds=left)
+    else:
+        st = drive(code, max_heaps, Path(store) / file_stem(code), seconds=left)
+    out = st.to_dict()
+    out["limit"] = None if st.settled else ("max_heaps" if st.heaps >= max_heaps else "seconds")
+    out["cpu_seconds"] = round(spent + time.process_time() - t0, 3)
+    if note is not None:
+        note.write_text(json.dumps(out, ensure_ascii=False))
+    return out
+
+
+def _spent(record: dict, seconds: float | None, max_heaps: int) -> bool:
+    """Whether ``record`` answers a budget of ``seconds`` and ``max_heaps``: settled, or stopped
+    by a limit no larger than these."""
+    return bool(record["settled"] or (record.get("heaps") or 0) >= max_heaps
+                or (seconds is not None and record["cpu_seconds"] >= seconds))
+
+
+@dataclass(frozen=True)
+class Budget(Records):
+    """Settlements stored as records of ``kind`` for ``params``, current where they answer a
+    budget of ``seconds`` and ``max_heaps`` (:func:`_spent`)."""
+
+    seconds: float | None = None
+    max_heaps: int = MAX_HEAPS
+
+    def stored(self, catalogue: Catalogue) -> set[str]:
+        return {r["code"] for r in catalogue.records(self.kind, self.params, analysis=self.analysis)
+                if _spent(r, self.seconds, self.max_heaps)}
+
+
+def settlement_entry(seconds: float | None = None, max_heaps: int = MAX_HEAPS,
+                     params: dict | None = None) -> Budget:
+    """Where :func:`settle_many` stores settlements: ``kind = "settlement"`` for ``params``
+    (default: the limits, ``{"max_heaps": ..., "seconds": ...}``)."""
+    params = {"max_heaps": max_heaps, "seconds": seconds} if params is None else params
+    return Budget(KIND, params, SETTLEMENT_ANALYSIS, seconds, max_heaps)
+
+
+def settle_many(
+    codes: Iterable[Code | str],
+    catalogue: Catalogue,
+    *,
+    seconds: float | None = None,
+    max_heaps: int = MAX_HEAPS,
+    store: str | os.PathLike | None = None,
+    params: dict | None = None,
+    executor: Executor | None = None,
+    recompute: Iterable[Code | str] = (),
+    on_result: Callable[[dict], None] | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> FamilyRun:
+    """Settle each code within ``seconds`` CPU seconds and ``max_heaps`` heaps
+    (:func:`settle_within`) on any executor, and store each settlement in ``catalogue`` as it
+    returns (:func:`grundy.runner.run`).
+
+    Resumable: a code whose stored record (:func:`settlement_entry` of ``params``) is settled
+    or already had this budget is not computed again; with a ``store`` (which every worker must
+    see), a code given more budget resumes from its kept values and spends only the difference.
+    Read the settlements back with ``catalogue.records("settlement", params)``.
+    """
+    if seconds is not None and not seconds > 0:
+        raise UsageError(f"seconds must be positive, not {seconds!r}")
+    if store is not None:
+        Path(store).mkdir(parents=True, exist_ok=True)
+    return run_family(
+        partial(settle_within, seconds=seconds, store=None if store is None else str(store),
+                max_heaps=max_heaps),
+        codes,
+        catalogue,
+        settlement_entry(seconds, max_heaps, params),
+        executor=executor,
+        recompute=recompute,
+        warm_up=_warm,
+        on_result=on_result,
+        on_progress=on_progress,
+    )
 
 
 def step(code: str, heaps: int, store: str, since: int, marks: tuple[int, ...]) -> dict:

@@ -6,24 +6,19 @@ catalogue as soon as it returns, in the driver process, so a run killed at any
 moment loses at most the codes in flight and a run started again computes only
 what is missing.  Where an output goes is an :class:`Entry`: the survey's
 (:class:`grundy.survey.SurveyEntry`) or a JSON record of any ``fn(code) ->
-dict`` (:class:`Records`), such as the settlements of :func:`settle_many`.
+dict`` (:class:`Records`), such as the settlements of :func:`grundy.campaign.settle_many`.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any, Protocol
 
 from .catalogue import Catalogue
 from .codes import Code, parse
 from .executors import SerialExecutor, batch_results
-
-SETTLEMENT_ANALYSIS = 1
-"""The version of :func:`settle_within`'s output; bump it when its meaning changes."""
 
 
 class Entry(Protocol):
@@ -108,64 +103,3 @@ def run(
             if on_progress is not None:
                 on_progress(done + computed, len(names))
     return FamilyRun(len(names), done, computed)
-
-
-# ---------------------------------------------------------------- settling many codes
-
-
-def settle_within(code: str, max_heaps: int, seconds: float | None = None) -> dict:
-    """Settle ``code`` until certified, ``max_heaps`` heaps, or ``seconds`` of CPU time.
-
-    The settlement's JSON (``Settlement.to_dict``), with ``cpu_seconds`` and
-    ``limit``: None when settled, else ``"max_heaps"`` or ``"seconds"``, the
-    limit that stopped it.  The budget is checked between the engine's chunks
-    (about a quarter of a second each), so a run may pass it by up to one chunk.
-    One thread a code: the executor runs codes side by side, one a core.
-    """
-    from .settle import settle
-
-    t0 = time.process_time()
-    st = settle(code, max_heaps, seconds=seconds)
-    out = st.to_dict()
-    out["limit"] = None if st.settled else ("max_heaps" if st.heaps >= max_heaps else "seconds")
-    out["cpu_seconds"] = round(time.process_time() - t0, 3)
-    return out
-
-
-def _warm_settle() -> None:
-    settle_within("·137", 2048)
-
-
-def settlement_entry(max_heaps: int, seconds: float | None) -> Records:
-    """Where :func:`settle_many` stores settlements: ``kind = "settlement"`` keyed by the limits."""
-    return Records("settlement", {"max_heaps": max_heaps, "seconds": seconds}, SETTLEMENT_ANALYSIS)
-
-
-def settle_many(
-    codes: Iterable[Code | str],
-    catalogue: Catalogue,
-    *,
-    max_heaps: int,
-    seconds: float | None = None,
-    executor: Executor | None = None,
-    recompute: Iterable[Code | str] = (),
-    on_result: Callable[[dict], None] | None = None,
-    on_progress: Callable[[int, int], None] | None = None,
-) -> FamilyRun:
-    """Settle each code (:func:`settle_within`) and store each settlement as it finishes.
-
-    Resumable: the settlements stored for the same ``max_heaps`` and
-    ``seconds`` are not computed again; read them with
-    ``catalogue.records("settlement", {"max_heaps": ..., "seconds": ...})``.
-    """
-    return run(
-        partial(settle_within, max_heaps=max_heaps, seconds=seconds),
-        codes,
-        catalogue,
-        settlement_entry(max_heaps, seconds),
-        executor=executor,
-        recompute=recompute,
-        warm_up=_warm_settle,
-        on_result=on_result,
-        on_progress=on_progress,
-    )
