@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from grundy.catalogue import (
     SCHEMA,
     Catalogue,
@@ -86,13 +87,13 @@ false_reading = st.builds(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(false_reading, max_size=40))
 def test_false_readings_pack_and_unpack(frs):
     assert unpack_false_readings(pack_false_readings(frs), len(frs)) == frs
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.integers(0, 2**32 - 1), max_size=300), st.sampled_from([1, 255, 65535, 2**32 - 1]))
 def test_values_pack_in_the_smallest_type(xs, cap):
     values = np.array([x % (cap + 1) for x in xs], dtype=np.uint32)

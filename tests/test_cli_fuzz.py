@@ -29,6 +29,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from cli_inprocess import run
+from conftest import examples
 from grundy.codes import Code
 from grundy.sequence import values as sequence_of
 
@@ -260,14 +261,14 @@ COMMON = {
 }
 
 
-@settings(max_examples=200, **COMMON)
+@settings(max_examples=examples(200), **COMMON)
 @given(invocations(figures=6))
 def test_every_command_exits_0_or_2_without_a_traceback(catalogue, call):
     check(*call, catalogue)
 
 
 @pytest.mark.slow
-@settings(max_examples=1000, **COMMON)
+@settings(max_examples=examples(1000), **COMMON)
 @given(invocations())
 def test_every_command_exits_0_or_2_without_a_traceback_many(catalogue, call):
     check(*call, catalogue)

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from grundy.codes import Code, family, parse
 from grundy.engine import compute, dense, smallest_dtype
 from grundy.engine.chunks import next_chunk
@@ -57,7 +58,7 @@ codes3to5 = st.builds(
 )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(codes3to5, st.integers(1, 400))
 def test_dense_equals_reference_random_codes(code, heaps):
     assert np.array_equal(compute(code, heaps), ref(code, heaps))
@@ -70,7 +71,7 @@ hexcodes = st.builds(
 )
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(hexcodes, st.integers(1, 90))
 def test_dense_equals_reference_hexadecimal(code, heaps):
     assert code.hexadecimal

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from grundy.engine import compute
 from grundy.present.formats import FORMATS, export, period_rows, render
 
@@ -23,7 +24,7 @@ def read_compact(text: str) -> tuple[int, int, list[int]]:
     return start, period, values
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.integers(1, 400), st.integers(1, 60))
 def test_period_rows_cover_every_heap_once_with_the_period_last(start, period):
     rows = period_rows(start, period)

@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from grundy.codes import Code, family, parse
 from grundy.engine import _jit, compute, dense, native, small, sparse, warm_up
 from grundy.engine.native import Native
@@ -36,7 +37,7 @@ hexa = st.builds(
 )
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(st.one_of(octal, hexa), st.integers(1, 300), st.integers(0, 300))
 def test_small_path_with_a_prefix_equals_the_kernels(code, heaps, known):
     want = compute(code, heaps, engine="dense")

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 import grundy
 import grundy.engine.dense
 import grundy.periods
+from conftest import examples
 from grundy.codes import parse
 from grundy.engine import _jit, compute, dense, native, sparse
 from grundy.engine.native import Native, matches, specs
@@ -184,7 +185,7 @@ VALUE_TYPES = [np.uint8, np.uint16, np.uint32]
 
 
 @built
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     st.sampled_from(["·6", "·16", "·354", "·137", "·45", "4·07", "·52", "·3"]),
     st.integers(2, 3000),
@@ -208,7 +209,7 @@ def test_dense_fill_native_equals_jit(code, heaps, dtype):
 
 
 @built
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(st.sampled_from(["0x·9", "0x·f", "0x·b", "0x·8"]), st.integers(2, 120))
 def test_dense_fill_hex_native_equals_jit(code, heaps):
     c = parse(code)
@@ -223,7 +224,7 @@ def test_dense_fill_hex_native_equals_jit(code, heaps):
 
 
 @built
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(
     st.sampled_from(["·6", "·16", "·354", "·137", "·45", "·56", "·127"]),
     st.integers(500, 20_000),
@@ -253,7 +254,7 @@ values_arrays = st.builds(
 
 
 @built
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(values_arrays, st.booleans(), st.integers(0, 2))
 def test_reading_kernels_native_equal_jit(g, arithmetic, lo):
     from grundy import periods, trajectory
@@ -276,7 +277,7 @@ def test_reading_kernels_native_equal_jit(g, arithmetic, lo):
 
 
 @built
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(st.sampled_from(["·354", "·6", "·16", "·137"]), st.integers(1, 7), st.sampled_from(VALUE_TYPES))
 def test_count_kernels_native_equal_jit(code, v, dtype):
     from grundy.classes import rare_heaps

@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from grundy import compute, family, parse
 from grundy.codes import Code
 from grundy.engine.reference import grundy_values
@@ -65,7 +66,7 @@ def test_reading_matches_definition_at_every_depth(code):
             assert a.saltus == gl[a.start + a.period] - gl[a.start] > 0 and not a.certified
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.integers(0, 3), min_size=1, max_size=40), st.integers(0, 2))
 def test_reading_of_any_sequence_matches_definition(g, climb):
     g = [v + (i // 3) * climb for i, v in enumerate(g)]
@@ -136,7 +137,7 @@ def test_hexadecimal_windows_against_extended_computation(code):
         assert held_to(far, tr.final.start, tr.final.period) == far.size
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(st.tuples(st.integers(0, 15), st.integers(0, 15), st.integers(1, 15)))
 def test_random_three_digit_hexadecimal_windows(digits):
     code = Code((0, *digits))

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import grundy
+from conftest import examples
 from grundy import position
 from grundy.codes import parse
 from grundy.engine import compute
@@ -54,7 +55,7 @@ def _tree_value(digits):
     return value
 
 
-@settings(max_examples=150, deadline=None, derandomize=True)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.sampled_from(CODES), st.lists(st.integers(0, 7), min_size=1, max_size=3))
 def test_value_and_winning_moves_match_the_game_tree(text, heaps):
     code = parse(text)
@@ -92,7 +93,7 @@ def _naive_winning(code, g, heaps) -> set[tuple[int, ...]]:
 SETTLED = ["·137", "·07", "·77", "·226", "·34", "4·07", "·7"]
 
 
-@settings(max_examples=40, deadline=None, derandomize=True)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.sampled_from(SETTLED), st.lists(st.integers(0, 1200), min_size=1, max_size=3))
 def test_heaps_past_the_period_match_every_move_enumerated(text, heaps):
     """Past the period the splits come in progressions; taken apart, they are exactly the winning

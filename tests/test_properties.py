@@ -6,7 +6,8 @@
 - the value type climbs ``uint8 -> uint16 -> uint32`` and then refuses, with a
   small cap put in place of the real one so that the climb is quick.
 
-Every property runs derandomised (the same examples on every run).
+Every property runs derandomised (the same examples on every run) under the default
+hypothesis profile, randomised with more examples under ``dev`` (``tests/conftest.py``).
 """
 
 import numpy as np
@@ -14,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from grundy.codes import Code
 from grundy.engine import compute, compute_with_stats, dense, sparse
 from grundy.errors import ValueRangeError
@@ -23,12 +25,12 @@ from naive_reading import naive_held_to, naive_reading, naive_trajectory
 from naive_values import wrong_heaps
 
 
-def property_settings(examples: int) -> settings:
-    """Derandomised, no deadline (the first example compiles kernels)."""
+def property_settings(n: int) -> settings:
+    """``n`` examples (scaled by the profile: :func:`conftest.examples`), no deadline (the first
+    example compiles kernels)."""
     return settings(
-        max_examples=examples,
+        max_examples=examples(n),
         deadline=None,
-        derandomize=True,
         suppress_health_check=[HealthCheck.too_slow],
     )
 

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import chi2
 
+from conftest import examples
 from grundy import rare as R
 from grundy.codes import Code, parse
 from grundy.engine import compute
@@ -324,7 +325,7 @@ octal = (
 )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(octal, st.integers(30, 140), st.data())
 def test_counts_match_brute_force(code, heaps, data):
     g = compute(code, heaps)
@@ -354,7 +355,7 @@ def test_counts_with_three_heap_moves_match_brute_force(code):
         )
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(octal, st.integers(20, 200))
 def test_a_heap_worth_v_has_no_move_reaching_v(code, heaps):
     g = compute(code, heaps)

@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from grundy.catalogue import Catalogue
 from grundy.codes import family
 from grundy.engine import compute
@@ -276,7 +277,7 @@ def test_tallies_page_draws_its_figures_as_svg(site):
     assert text.count("<svg") == 4 and f"settled {settled}</a>" in text and 'id="sources"' in text
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.integers(0, 10**7), st.integers(1, 10**7), st.integers(2, 8))
 def test_ticks_are_round_integers_inside_the_axis(lo, span, most):
     hi = lo + span
@@ -289,7 +290,7 @@ def test_ticks_are_round_integers_inside_the_axis(lo, span, most):
         assert str(step).rstrip("0") in ("1", "2", "5")
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.lists(st.integers(0, 300), min_size=1, max_size=400), st.integers(1, 40),
        st.none() | st.integers(0, 50))
 def test_grid_puts_heap_n_in_its_row_and_column(values, width, start):

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import grundy
 import grundy.sequence as sequence_module
+from conftest import examples
 from grundy import store as S
 from grundy.classes import rare_heaps
 from grundy.engine import compute, compute_with_stats, sparse
@@ -371,7 +372,7 @@ values_arrays = st.lists(st.integers(0, 3), min_size=2, max_size=60).map(
     lambda v: np.array(v, dtype=np.uint8))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(values_arrays, st.integers(1, 40), st.booleans(), st.integers(0, 1))
 def test_streamed_reading_is_the_reading_by_its_definition(g, tail, arithmetic, lo):
     """Random values, many ending in a repeated tail: the streamed reading against the naive one."""

@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from grundy import compute, family, parse
 from grundy.codes import Code
 from grundy.engine.reference import grundy_values
@@ -37,7 +38,7 @@ def test_every_depth_and_trajectory_match_rescans(code):
     assert as_naive(trajectory(g, code, heap0=True)) == naive_trajectory(gl, code.t, heap0=True)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     st.tuples(st.sampled_from((0, 4)), st.integers(0, 7), st.integers(0, 7), st.integers(1, 7)),
     st.integers(40, 110),
@@ -51,7 +52,7 @@ def test_random_three_digit_codes_match_rescans(digits, heaps):
     assert as_naive(trajectory(g, code, heap0=True)) == naive_trajectory(gl, code.t, heap0=True)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.integers(0, 2), min_size=1, max_size=60), st.integers(1, 6))
 def test_any_sequence_reads_as_by_definition(g, period):
     g = g + [g[i % period] if i % period < len(g) else 0 for i in range(len(g))]

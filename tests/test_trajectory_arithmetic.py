@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from grundy.codes import family
 from grundy.engine import compute
 from grundy.periods import arithmetic_reading, held_to, window
@@ -35,14 +36,14 @@ def naive_runs(reads, last):
     return out
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.integers(0, 4), min_size=1, max_size=40), st.integers(0, 3))
 def test_every_depth_matches_the_definition(g, slope):
     g = [v + slope * i // 3 for i, v in enumerate(g)]
     assert read_all(g) == naive_arithmetic_readings(g)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     st.lists(
         st.tuples(
