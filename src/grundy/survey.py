@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING
 
 from . import __version__
 from .codes import Code, parse
-from .record import SurveyRecord
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -29,6 +28,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from .catalogue import Catalogue
+    from .record import SurveyRecord
     from .runner import FamilyRun
 
 DEFAULT_HEAPS = 2400
@@ -46,6 +46,7 @@ def analyse(code: Code | str, heaps: int = DEFAULT_HEAPS) -> tuple[SurveyRecord,
     from .checkpoint import compute_resumable
     from .growth import classify
     from .periods import arithmetic_reading
+    from .record import SurveyRecord
     from .sequence import digest
     from .trajectory import trajectories
 
