@@ -459,3 +459,24 @@ def test_a_disposable_store_that_fails_is_given_up_once(tmp_path, monkeypatch):
     assert run.frontier.n == 60_000 and run.frontier.checksum == S.hex32(fletcher_loop(run.values))
     kept = S.Store.open(tmp_path / "s")
     assert 0 < len(kept) < 60_000 and np.array_equal(kept.read(0, len(kept)), run.values[: len(kept)])
+
+
+def test_values_and_settle_checkpoint_through_the_one_recorder(tmp_path, monkeypatch):
+    """``grundy values`` (grow) and ``settle`` give their values to the store through one method."""
+    from grundy.checkpoint import compute_resumable
+    from grundy.settle import settle
+    from grundy.store import Recorder
+
+    seen, real = [], Recorder.follow
+
+    def follow(self, values):
+        seen.append(values.size)
+        real(self, values)
+
+    monkeypatch.setattr(Recorder, "follow", follow)
+    compute_resumable("·6", 3000, tmp_path / "values")
+    grown = len(seen)
+    settle("·6", 3000, out=tmp_path / "settle")
+    assert grown and len(seen) > grown
+    for name in ("values", "settle"):
+        assert len(S.Store.open(tmp_path / name, grundy.parse("·6"))) == 3000

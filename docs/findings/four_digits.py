@@ -112,7 +112,7 @@ def surveyed(digits: int, heaps: int, cache: Path, executor) -> tuple[list[dict]
     with Catalogue(cache / f"survey-{digits}-{heaps}.sqlite") as cat:
         done = run_survey(family(digits), cat, heaps=heaps, executor=executor, batch=16)
         rows = [
-            r if r["status"] == "settled" else {k: v for k, v in r.items() if k != "false_readings"}
+            dict(r) if r["status"] == "settled" else {k: v for k, v in r.items() if k != "false_readings"}
             for r in cat.results(heaps=heaps, options={})
         ]
     return rows, done.computed

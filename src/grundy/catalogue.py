@@ -28,7 +28,6 @@ sentence that says what is wrong and what to do.
 from __future__ import annotations
 
 import functools
-import hashlib
 import inspect
 import json
 import os
@@ -45,6 +44,8 @@ import numpy as np
 from .codes import Code, parse
 from .errors import CodeError, GrundyError
 from .growth import STATUSES
+from .record import SurveyRecord
+from .sequence import digest
 from .trajectory import KINDS
 
 SCHEMA = 2
@@ -311,8 +312,9 @@ def unpack_false_readings(blob: bytes, count: int) -> list[dict]:
 
 
 def values_sha256(values: np.ndarray) -> str:
-    """The digest a survey result keeps of its values (of their ``uint32`` bytes)."""
-    return hashlib.sha256(np.asarray(values).astype(np.uint32).tobytes()).hexdigest()
+    """The digest a survey record keeps of its values: :func:`grundy.sequence.digest` of their
+    ``uint32`` bytes."""
+    return digest(values, np.uint32)
 
 
 # ---------------------------------------------------------------- the file
@@ -477,14 +479,18 @@ class Catalogue:
         return {r[0] for r in self.db.execute(sql, args)}
 
     @_guarded
-    def add(self, result: dict, values: np.ndarray, options: dict | None = None) -> None:
-        """Store one code's survey result and its values, replacing what was stored for them.
+    def add(self, record: SurveyRecord | dict, values: np.ndarray, options: dict | None = None) -> None:
+        """Store one code's survey record and its values, replacing what was stored for them.
 
-        ``result`` has the keys of :func:`grundy.survey.survey_code`; the
-        columns, the false readings and the values are written in one
-        transaction, so a reader sees the code's old rows or its new ones.
+        ``record`` is a :class:`~grundy.record.SurveyRecord` (or its
+        ``to_dict()``); the columns, the false readings and the values are
+        written in one transaction, so a reader sees the code's old rows or
+        its new ones.
         """
-        code, heaps = result["code"], result["heaps"]
+        if not isinstance(record, SurveyRecord):
+            record = SurveyRecord.from_dict(record)
+        result = record.to_dict()
+        code, heaps = record.code, record.heaps
         options = options or {}
         if len(values) != heaps or values_sha256(values) != result["values_sha256"]:
             raise ValueError(f"the values given for {code} are not those of its result")
@@ -515,7 +521,9 @@ class Catalogue:
                         sql, args = sql + " AND heaps=?", args + [heaps]
                     self.db.execute(sql, args)
 
-    def _decode(self, row: tuple, check_only: bool = False) -> dict:
+    def _decode(self, row: tuple, check_only: bool = False) -> SurveyRecord | dict:
+        """The record stored in ``row``; with ``check_only`` its columns only, as a dict, with the
+        packed false readings checked, not read."""
         *cols, false_count, packed, extra = row
         result = dict(zip(_COLUMNS, cols))
         for key in _BOOLEAN:
@@ -531,10 +539,11 @@ class Catalogue:
             if not isinstance(more, dict):
                 raise TypeError("extra keys are not a JSON object")
             _check_extra(more)
+            if check_only:
+                return result
+            return SurveyRecord.from_dict(result | more)
         except (ValueError, TypeError) as exc:
             raise DamagedRow(self.path, result["code"], result["heaps"], "result", exc) from None
-        result.update(more)
-        return result
 
     def _rows(self, heaps, options, codes, analysis) -> Iterator[tuple]:
         where, args = "1=1", []
@@ -552,11 +561,12 @@ class Catalogue:
 
     @_guarded
     def results(self, heaps: int | None = None, options: dict | None = None,
-                codes: Iterable[str] | None = None, analysis: int | None = None) -> Iterator[dict]:
-        """Stored survey results, optionally filtered, in code order.
+                codes: Iterable[str] | None = None, analysis: int | None = None) -> Iterator[SurveyRecord]:
+        """Stored survey records, optionally filtered, in code order.
 
-        Each is the dict that :func:`grundy.survey.survey_code` returned for
-        it; a row that cannot be decoded raises :class:`CatalogueError`.
+        Each is the :class:`~grundy.record.SurveyRecord` that
+        :func:`grundy.survey.survey_code` returned for it; a row that cannot be
+        decoded raises :class:`CatalogueError`.
         """
         for row in self._rows(heaps, options, codes, analysis):
             yield self._decode(row)
@@ -602,8 +612,8 @@ class Catalogue:
         return out
 
     @_guarded
-    def record(self, code: Code | str, heaps: int | None = None) -> dict:
-        """One code's survey result (the deepest stored, or at ``heaps``)."""
+    def record(self, code: Code | str, heaps: int | None = None) -> SurveyRecord:
+        """One code's survey record (the deepest stored, or at ``heaps``)."""
         name = str(parse(code))
         found = list(self.results(heaps, codes=[name]))
         if not found:

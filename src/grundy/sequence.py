@@ -35,9 +35,11 @@ FORMAT = 1
 """Sidecar format; a file of another format is refused, not misread."""
 
 
-def digest(values: np.ndarray) -> str:
-    """SHA-256 of the values' bytes in their stored type (C order): the sidecar's ``sha256``."""
-    return hashlib.sha256(np.ascontiguousarray(values).tobytes()).hexdigest()
+def digest(values: np.ndarray, dtype: np.dtype | type | None = None) -> str:
+    """SHA-256 of the values' bytes (C order) in ``dtype``, by default their stored type: the
+    sidecar's ``sha256``; in ``uint32``, a survey record's ``values_sha256``, whatever type the
+    values were computed in."""
+    return hashlib.sha256(np.ascontiguousarray(values, dtype=dtype).tobytes()).hexdigest()
 
 
 def paths(path: str | os.PathLike) -> tuple[Path, Path]:

@@ -188,9 +188,7 @@ def _settle(code, max_heaps, store, seconds, every, on_depth, on_chunk, on_statu
     def chunk(values: np.ndarray) -> None:
         latest[0] = values
         if rec is not None:
-            if values.size > rec.end:
-                rec.block(rec.end, values[rec.end :])
-            rec.tick()
+            rec.follow(values)
         if on_chunk is not None:
             on_chunk(values)
         if seconds is not None and time.process_time() - cpu0 >= seconds:

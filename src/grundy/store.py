@@ -998,9 +998,18 @@ class Recorder:
         elif self.end - self.pending[0][0] >= WAITING:
             self.flush()
 
+    def follow(self, values: np.ndarray) -> None:
+        """The engine's values so far (its ``on_chunk``): the heaps past :attr:`end` become a
+        block, appended when a checkpoint is due.  ``grow`` and ``settle`` both checkpoint so."""
+        if values.size > self.end:
+            self.block(self.end, values[self.end :])
+        self.tick()
+
     def status(self, status) -> None:
-        """The sparse engine's :class:`~grundy.engine.sparse.Status`: which mask made its heaps."""
+        """The sparse engine's :class:`~grundy.engine.sparse.Status` (its ``on_status``): which mask
+        made its heaps; a checkpoint when one is due."""
         self.frontier.status(status.heaps, status.mask)
+        self.tick()
 
     def tick(self) -> None:
         """Append what waits when a checkpoint is due."""
@@ -1137,17 +1146,14 @@ def grow(
                    on_warning=on_warning)  # fmt: skip
 
     def chunk(values: np.ndarray) -> None:
-        if values.size > rec.end:
-            rec.block(rec.end, values[rec.end :])
+        rec.follow(values)
         if on_chunk is not None:
             on_chunk(values)
-        rec.tick()
 
     def status(s) -> None:
         rec.status(s)
         if on_status is not None:
             on_status(s)
-        rec.tick()
 
     try:
         if bounded:

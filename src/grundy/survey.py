@@ -3,8 +3,8 @@
 Each code is computed to ``heaps``, read (its trajectory: the reading at every
 depth, with heap 0 excluded and, separately, allowed), classified (settled when
 the reading at ``heaps`` is certified, else growing or bounded, see
-:func:`grundy.growth.is_growing`) and described by the sparse-space statistics
-of its values.  :func:`run` is the family runner
+:func:`grundy.growth.is_growing`) and described by the sparse engine's
+statistics of its run: one :class:`grundy.record.SurveyRecord`.  :func:`run` is the family runner
 (:mod:`grundy.runner`) with :func:`survey_code` per code: the driver process
 stores every result and the values as they arrive, so an interrupted survey
 loses nothing it had finished.
@@ -28,71 +28,71 @@ if TYPE_CHECKING:
     import numpy as np
 
     from .catalogue import Catalogue
+    from .record import SurveyRecord
     from .runner import FamilyRun
 
 DEFAULT_HEAPS = 2400
 ANALYSIS_VERSION = 2
 """The meaning of :func:`survey_code`'s output: bump it whenever that changes, and the next
-survey recomputes every row stored under another version (2: the sparse statistics)."""
+survey recomputes every row stored under another version (2: the sparse statistics; taking
+them from the engine's run rather than recomputing them changed no stored row of the 2- and
+3-digit families, so it is still 2)."""
 
 
-def analyse(code: Code | str, heaps: int = DEFAULT_HEAPS) -> tuple[dict, np.ndarray]:
-    """:func:`survey_code`'s result for ``code`` and the values ``G(0..heaps-1)`` it read."""
+def analyse(code: Code | str, heaps: int = DEFAULT_HEAPS) -> tuple[SurveyRecord, np.ndarray]:
+    """:func:`survey_code`'s record of ``code`` and the values ``G(0..heaps-1)`` it read."""
     import numpy as np
 
-    from .catalogue import values_sha256
-    from .engine import compute, sparse
+    from .checkpoint import compute_resumable
     from .growth import classify
     from .periods import arithmetic_reading
-    from .trajectory import trajectory
+    from .record import SurveyRecord
+    from .sequence import digest
+    from .trajectory import trajectories
 
     code = parse(code)
-    values = compute(code, heaps)
-    traj = trajectory(values, code)
-    heap0 = trajectory(values, code, heap0=True)
+    seq, _, _ = compute_resumable(code, heaps, None)
+    values, end = seq.values, seq.frontier()[-1]
+    traj, heap0 = trajectories(values, code)
     arith = arithmetic_reading(values, code)
-    status = classify(traj.certified, values)
     final = traj.final if traj.certified else None
-    stats = sparse.statistics(code, values) if sparse.applies(code) else None
-    result = {
-        "code": str(code),
-        "t": code.t,
-        "heaps": heaps,
-        "status": status,
-        "start": final.start if final else None,
-        "period": final.period if final else None,
-        "window": final.window if final else None,
-        "certificate_depth": traj.certificate_depth,
-        "right_from": traj.right_from,
-        "changes": traj.changes,
-        "repetitions_needed": traj.repetitions_needed,
-        "max_value": int(values.max()),
-        "argmax": int(np.argmax(values)),
-        "mask": stats.mask if stats else None,
-        "position": stats.position if stats else None,
-        "rare_heaps": stats.rare_heaps if stats else None,
-        "last_rare": stats.last_rare if stats else None,
-        "values_sha256": values_sha256(values),
-        "version": __version__,
-        "analysis": ANALYSIS_VERSION,
-        "false_readings": [fr.to_dict() for fr in traj.false_readings],
-        "believed": {str(r): n for r, n in traj.believed.items()},
-        "heap0_reached": [
-            {"start": fr.start, "period": fr.period, "window": fr.window}
-            for fr in heap0.false_readings
-            if fr.held_to >= fr.window
-        ],
-        "arithmetic": arith.to_dict() if arith is not None else None,
-    }
-    return result, values
+    record = SurveyRecord(
+        code=str(code),
+        t=code.t,
+        heaps=heaps,
+        status=classify(traj.certified, values),
+        start=final.start if final else None,
+        period=final.period if final else None,
+        window=final.window if final else None,
+        certificate_depth=traj.certificate_depth,
+        right_from=traj.right_from,
+        changes=traj.changes,
+        repetitions_needed=traj.repetitions_needed,
+        max_value=int(values.max()),
+        argmax=int(np.argmax(values)),
+        mask=end.mask,
+        position=end.position,
+        rare_heaps=end.rare_heaps,
+        last_rare=end.last_rare,
+        values_sha256=digest(values, np.uint32),
+        version=__version__,
+        analysis=ANALYSIS_VERSION,
+        false_readings=tuple(traj.false_readings),
+        believed={str(r): n for r, n in traj.believed.items()},
+        heap0_reached=tuple(
+            {"start": fr.start, "period": fr.period, "window": fr.window} for fr in heap0.reaching
+        ),
+        arithmetic=arith.to_dict() if arith is not None else None,
+    )
+    return record, values
 
 
-def survey_code(code: Code | str, heaps: int = DEFAULT_HEAPS) -> dict:
-    """Everything a survey stores about one code but its values, as a JSON-ready dict.
+def survey_code(code: Code | str, heaps: int = DEFAULT_HEAPS) -> SurveyRecord:
+    """Everything a survey stores about one code but its values.
 
-    ``mask``, ``position``, ``rare_heaps`` and ``last_rare`` are the
-    sparse-space statistics of the values (the best mask for them), None
-    where the method does not apply (no two-heap moves, or hexadecimal).
+    ``mask``, ``position``, ``rare_heaps`` and ``last_rare`` are the sparse
+    engine's statistics as it ran (those ``grundy values --json`` prints),
+    None where it did not run (no two-heap moves, or hexadecimal).
     """
     return analyse(code, heaps)[0]
 
@@ -123,7 +123,7 @@ class SurveyEntry:
     def stored(self, catalogue: Catalogue) -> set[str]:
         return catalogue.stored_codes(self.heaps, self.options, self.analysis)
 
-    def store(self, catalogue: Catalogue, output: tuple[dict, np.ndarray]) -> None:
+    def store(self, catalogue: Catalogue, output: tuple[SurveyRecord, np.ndarray]) -> None:
         result, values = output
         catalogue.add(result, values, self.options)
 
@@ -136,7 +136,7 @@ def run(
     executor: Executor | None = None,
     batch: int = 1,
     recompute: Iterable[Code | str] = (),
-    on_result: Callable[[dict], None] | None = None,
+    on_result: Callable[[SurveyRecord], None] | None = None,
     on_progress: Callable[[int, int], None] | None = None,
     on_damaged: Callable[[str, str], None] | None = None,
 ) -> FamilyRun:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from .growth import STATUSES
+from .trajectory import KINDS
 
 MOST_CONVINCING = 5
 REPETITIONS = range(2, 7)
@@ -22,8 +23,9 @@ def _spread(xs: list[float]) -> dict:
     return {"min": min(xs), "median": statistics.median(xs), "max": max(xs)}
 
 
-def tallies(results: Iterable[dict]) -> dict:
-    """The survey's tallies over per-code results (as stored in the catalogue).
+def tallies(results: Iterable[Mapping]) -> dict:
+    """The survey's tallies over per-code records (:class:`grundy.record.SurveyRecord`, or
+    their ``to_dict()``, as stored in the catalogue).
 
     ``results`` may be a stream (``Catalogue.results``): the false readings of
     unsettled codes, most of a large survey's and never scored, are not kept.
@@ -58,7 +60,7 @@ def tallies(results: Iterable[dict]) -> dict:
         "periodic_from_1_right_first": sum(r["changes"] == 0 for r in from_1),
         "periodic_later": len(later),
         "periodic_later_right_first": sum(r["changes"] == 0 for r in later),
-        "kinds": {k: kinds.get(k, 0) for k in ("right_period_wrong_start", "dividing", "unrelated")},
+        "kinds": {k: kinds.get(k, 0) for k in KINDS},
         "believed": {r: sum(c["believed"].get(str(r), 0) for c in settled) for r in REPETITIONS},
         "reached_window": sum(fr["held_to"] >= fr["window"] for fr in false),
         "median_reach": statistics.median(reaches) if reaches else None,

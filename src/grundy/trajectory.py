@@ -214,7 +214,22 @@ def trajectory(
     """
     code = parse(code)
     g = as_values(values)
-    starts, periods = readings(g)
+    return _trajectory(g, code, readings(g), heap0, arithmetic)
+
+
+def trajectories(values, code: Code | str) -> tuple[Trajectory, Trajectory]:
+    """``trajectory(values, code)`` and ``trajectory(values, code, heap0=True)`` from two passes
+    over the values where the two calls make three: the heap-0 trajectory's truth is the default
+    reading, read once for both."""
+    code = parse(code)
+    g = as_values(values)
+    default = readings(g)
+    return _trajectory(g, code, default, False, False), _trajectory(g, code, default, True, False)
+
+
+def _trajectory(g, code: Code, default, heap0: bool, arithmetic: bool) -> Trajectory:
+    """:func:`trajectory` of the values ``g`` given their ``default`` readings (``starts, periods``)."""
+    starts, periods = default
     truth = _final_depth(starts, periods, code)
     if truth is not None:
         s, p = int(starts[truth]), int(periods[truth])

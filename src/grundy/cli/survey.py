@@ -10,10 +10,8 @@ import click
 
 from ..catalogue import DEFAULT_PATH, Catalogue
 from ..checks import MAX_DIGITS
-from ..classes import RareClass
 from ..codes import family, parse
 from ..errors import CodeError, Interrupted, UsageError
-from ..growth import MEANINGS, STATUS_WORDS
 from .common import HEAPS, cli, emit_json, progress, warn
 
 DEFAULT_DB = DEFAULT_PATH
@@ -240,24 +238,8 @@ def show(code, db, heaps, as_json):
         found = list(cat.results(heaps=heaps, codes=[name]))
     if not found:
         raise UsageError(f"{name} is not in {db}" + (f" at {heaps} heaps" if heaps else ""))
-    result = found[-1]
+    record = found[-1]
     if as_json:
-        emit_json(result)
-        return
-    status = result["status"]
-    click.echo(f"{result['code']}  (t = {result['t']}), {result['heaps']:,} heaps: {STATUS_WORDS[status]}")
-    if status != "settled":
-        click.echo(f"  {MEANINGS[status]}")
-    if result["status"] == "settled":
-        click.echo(f"  period {result['period']} from heap {result['start']}, window {result['window']}, "
-                   f"right from depth {result['right_from']}, {result['changes']} changes, "
-                   f"repetitions needed {result['repetitions_needed']:.2f}")
-    click.echo(f"  largest value {result['max_value']} first at heap {result['argmax']}")
-    if result.get("mask") is not None:
-        last = "none" if result["last_rare"] is None else f"the last at heap {result['last_rare']:,}"
-        click.echo(f"  sparse: mask {RareClass(result['mask'], 0, bool(result['position'])).label}, "
-                   f"{result['rare_heaps']:,} rare heaps, {last}")
-    click.echo(f"  {len(result['false_readings'])} false readings")
-    for fr in result["false_readings"]:
-        click.echo(f"    period {fr['period']} from {fr['start']}: depths {fr['first_depth']}..{fr['last_depth']}, "
-                   f"held to {fr['held_to']} of window {fr['window']} ({fr['kind']})")
+        emit_json(record.to_dict())
+    else:
+        click.echo(str(record))

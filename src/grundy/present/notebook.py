@@ -1,7 +1,7 @@
 """HTML for Jupyter: how the results show themselves in a notebook (``_repr_html_``).
 
 Each is a small table of what the result's one-line ``repr`` says, with a
-little more room: a sequence, a settlement, a trajectory, a position, the
+little more room: a sequence, a settlement, a trajectory, a survey record, a position, the
 rare-class analyses and a catalogue.  Long lists (false readings, winning
 moves, suppliers) show their first :data:`ROWS` entries; ``to_dict()`` has
 them all.
@@ -98,6 +98,30 @@ def trajectory_html(tr) -> str:
             [[f"{x.start:,}", f"{x.period:,}", f"{x.first_depth:,}..{x.last_depth:,}", f"{x.held_to:,}",
               f"{x.window:,}", f"{x.reach:.3f}", x.kind.replace("_", " ")]
              for x in tr.false_readings], len(tr.false_readings)) if tr.false_readings else "none"),
+    ]
+    return _table(rows)
+
+
+def record_html(r) -> str:
+    """A survey record: the class, the reading, the largest value, the sparse statistics, the
+    false readings."""
+    from ..growth import STATUS_WORDS
+
+    reading = (f"period {r.period:,} from heap {r.start:,} (window {r.window:,}), right from depth "
+               f"{r.right_from:,}" if r.status == "settled" else "none certified")
+    rows = [
+        ("code", f"<b>{_e(r.code)}</b> (t = {r.t})"),
+        ("heaps", f"{r.heaps:,}"),
+        ("class", _e(STATUS_WORDS[r.status])),
+        ("reading", _e(reading)),
+        ("changes", _e(f"{r.changes:,}")),
+        ("largest", _e(f"{r.max_value}, first at heap {r.argmax:,}")),
+        ("sparse", _e("–" if r.mask is None else f"mask {r.mask}, {r.rare_heaps:,} rare heaps")),
+        ("false readings", _grid(
+            ["start", "period", "depths", "held to", "window", "reach", "kind"],
+            [[f"{x.start:,}", f"{x.period:,}", f"{x.first_depth:,}..{x.last_depth:,}", f"{x.held_to:,}",
+              f"{x.window:,}", f"{x.reach:.3f}", x.kind.replace("_", " ")]
+             for x in r.false_readings], len(r.false_readings)) if r.false_readings else "none"),
     ]
     return _table(rows)
 

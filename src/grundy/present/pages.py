@@ -22,6 +22,7 @@ from .._version import __version__
 from ..classes import RareClass
 from ..codes import file_safe, game_name, parse, shell_word
 from ..growth import STATUS_WORDS, STATUSES
+from ..trajectory import KINDS
 from . import svg
 from .formats import FORMATS, PLAIN_ROW, period_rows
 from .literature import MAX_SHIFT, Literature
@@ -52,7 +53,6 @@ INDEX_COLUMNS = (
     ("class", "same values as", "text"),
     ("false_readings", "false readings", "num"),
 )
-KINDS = ("right_period_wrong_start", "dividing", "unrelated")
 
 
 def slug(code: str) -> str:
