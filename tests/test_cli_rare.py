@@ -83,7 +83,7 @@ def test_rare_plots(capsys, tmp_path):
     rc, _, err = run(capsys, *RARE, "--plots", str(tmp_path))
     assert rc == 0, err
     names = sorted(p.name for p in tmp_path.iterdir())
-    assert names == ["354-m1p1-blocks.png", "354-m1p1-gaps.png", "354-m1p1-strip.png"]
+    assert names == ["0.354-m1p1-blocks.png", "0.354-m1p1-gaps.png", "0.354-m1p1-strip.png"]
     assert all(p.stat().st_size > 1000 for p in tmp_path.iterdir())
 
 
@@ -121,7 +121,7 @@ def test_ledger_json_table_and_plot(capsys, tmp_path):
     assert all(len(row) == 4 and row[0] < 500 for row in d["suppliers"])
     rc, out, _ = run(capsys, *args, "--top", "3", "--plots", str(tmp_path))
     assert rc == 0 and "supplies" in out and "The largest supplier" in out
-    assert [p.name for p in tmp_path.iterdir()] == ["354-ledger-37.png"]
+    assert [p.name for p in tmp_path.iterdir()] == ["0.354-ledger-37.png"]
 
 
 def test_rare_survey(capsys):

@@ -43,7 +43,7 @@ import numpy as np
 from grundy import campaign
 from grundy.campaign import DENSE_LIMIT, MAX_HEAPS, check
 from grundy.catalogue import Catalogue
-from grundy.checkpoint import cache_dir, file_stem, load_existing
+from grundy.checkpoint import cache_dir, code_path, load_existing
 from grundy.codes import family, parse
 from grundy.engine import choose
 from grundy.executors import ProcessPool, default_executor
@@ -154,7 +154,7 @@ def settled_further(
         done = campaign.settlement_entry(budget, MAX_HEAPS, params).stored(cat)
         for name in names:
             code = parse(name)
-            path = store / file_stem(code)
+            path = code_path(store, code)
             if name not in done and load_existing(path, code) is None:
                 Sequence(code, cat.values(name, LONG), choose(code)).save(path)
         step = max(1, len(names) // 20)
@@ -188,7 +188,7 @@ def checked(survey_rows: list[dict], settle_rows: list[dict], cache: Path, digit
                     values = cat.values(r["code"], LONG)
                 else:
                     code = parse(r["code"])
-                    seq = load_existing(cache / "settle" / file_stem(code), code)
+                    seq = load_existing(code_path(cache / "settle", code), code)
                     values = None if seq is None else seq.values
                 kept[key] = check(r, values)
                 path.write_text(json.dumps(kept, ensure_ascii=False))

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from grundy.checkpoint import cache_dir, compute_resumable, file_stem
+from grundy.checkpoint import cache_dir, code_path, compute_resumable
 from grundy.codes import family
 from grundy.figures import save, subplots
 from grundy.rare import stretch_counts, thins
@@ -63,8 +63,8 @@ def deepen(code: str, shallow: int, deep: int, budget: float, cache: Path) -> di
     """Grow ``code``'s cached sequence to ``shallow``, then by doubling towards ``deep`` within
     ``budget`` CPU seconds in all (past it, the run stops at its last checkpoint; a rerun with a
     larger budget spends only the difference); returns the code's record."""
-    path = cache / file_stem(code)
-    record = path.with_name(path.name + ".record.json")
+    record = code_path(cache, code, ".record.json")
+    path = code_path(cache, code)
     spent = 0.0
     if record.exists():
         done = json.loads(record.read_text())
@@ -109,7 +109,7 @@ def outcome(deep_counts: tuple[int, int, int]) -> str:
 def study(code: str, shallow: int, deep: int, budget: float, cache: Path) -> dict:
     """One code: its depth reached, and the classes thinning at the shallow and the reached depth."""
     done = deepen(code, shallow, deep, budget, cache)
-    values = Sequence.load(cache / file_stem(code)).values
+    values = Sequence.load(code_path(cache, code)).values
     reached = min(done["depth"], values.size)
     low, high = values[:shallow], values[:reached]
     at_shallow, at_deep = stretch_counts(low), stretch_counts(high)

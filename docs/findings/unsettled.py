@@ -25,7 +25,7 @@ from pathlib import Path
 from grundy import published
 from grundy.campaign import MAX_HEAPS, SETTLEMENT_ANALYSIS, settle_many, settlement_entry
 from grundy.catalogue import Catalogue
-from grundy.checkpoint import cache_dir, file_stem
+from grundy.checkpoint import cache_dir, legacy_file_name
 from grundy.codes import family, parse
 from grundy.engine import compute, sparse
 from grundy.figures import save, subplots
@@ -40,7 +40,7 @@ def earlier(cat: Catalogue, names: list[str], folder: Path, params: dict) -> Non
     JSON file a code, for the codes ``cat`` has none of, so that they are not computed again."""
     have = settlement_entry(params["budget"], MAX_HEAPS, params).stored(cat)
     for name in names:
-        path = folder / f"{file_stem(parse(name))}.json"
+        path = folder / f"{legacy_file_name(parse(name))}.json"
         if name not in have and path.exists():
             cat.add_record("settlement", name, params, SETTLEMENT_ANALYSIS, json.loads(path.read_text()))
 

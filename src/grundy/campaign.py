@@ -49,7 +49,7 @@ from pathlib import Path
 import numpy as np
 
 from .catalogue import Catalogue
-from .checkpoint import file_stem, load_existing
+from .checkpoint import code_path, load_existing
 from .classes import RareClass
 from .codes import Code, parse
 from .errors import CertificateError, SequenceFileError, UsageError
@@ -243,7 +243,7 @@ def drive(code: Code | str, max_heaps: int, out: str | os.PathLike, *, seconds: 
 
 def _note(store: str | os.PathLike, code: Code) -> Path:
     """Where :func:`settle_within` keeps a code's record beside its values in ``store``."""
-    return Path(store) / f"{file_stem(code)}.settle.json"
+    return code_path(store, code, ".settle.json")
 
 
 def settle_within(code: Code | str, seconds: float | None = None, store: str | os.PathLike | None = None,
@@ -275,7 +275,7 @@ def settle_within(code: Code | str, seconds: float | None = None, store: str | o
 
         st = settle(code, max_heaps, seconds=left)
     else:
-        st = drive(code, max_heaps, Path(store) / file_stem(code), seconds=left)
+        st = drive(code, max_heaps, code_path(store, code), seconds=left)
     out = st.to_dict()
     out["limit"] = None if st.settled else ("max_heaps" if st.heaps >= max_heaps else "seconds")
     out["cpu_seconds"] = round(spent + time.process_time() - t0, 3)
@@ -362,7 +362,7 @@ def step(code: str, heaps: int, store: str, since: int, marks: tuple[int, ...]) 
 
     _warm()
     c = parse(code)
-    path = Path(store) / file_stem(c)
+    path = code_path(store, c)
     t0 = time.process_time()
     try:
         st = drive(code, heaps, path)
@@ -773,7 +773,7 @@ class _Driver:
     def tidy(self, g: _Game) -> None:
         """Delete ``g``'s values once it has no step to go."""
         if self.target(g) is None:
-            _forget(self.store / file_stem(parse(g.code)))
+            _forget(code_path(self.store, g.code))
 
     # ------------------------------------------------------------ the result
 

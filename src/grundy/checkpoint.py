@@ -19,6 +19,7 @@ both with a warning.  Checkpoints that an earlier version left there
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import warnings
@@ -26,14 +27,14 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .codes import Code, file_safe, parse
+from .codes import Code, file_name, file_safe, parse
 from .engine.sparse import SparseStats
-from .errors import SequenceFileError, StoreError
+from .errors import GrundyError, SequenceFileError, StoreError
 from .sequence import Sequence, StoredSequence, paths
 from .store import CHECKPOINT_SECONDS, MEMORY, Store, grow, is_store
 
 __all__ = [
-    "CHECKPOINT_SECONDS", "CacheWarning", "cache_dir", "compute_resumable", "file_stem",
+    "CHECKPOINT_SECONDS", "CacheWarning", "cache_dir", "code_path", "compute_resumable", "legacy_file_name",
     "load_existing", "scratch", "scratch_path",
 ]
 
@@ -55,21 +56,56 @@ def cache_dir() -> Path:
     return Path(base) / "grundy"
 
 
-def file_stem(code: Code) -> str:
-    """A file name for ``code`` (``·137`` becomes ``137``, ``4·07`` becomes ``4.07``, ``·4!``
-    becomes ``4u``: :func:`grundy.codes.file_safe`)."""
+def legacy_file_name(code: Code) -> str:
+    """The file name this toolkit gave ``code``'s stores and cache entries before
+    :func:`grundy.codes.file_name` (``·137`` → ``137``): read only to find them again."""
     return file_safe(str(code)).replace("·", ".").removeprefix(".")
+
+
+def _held_code(path: Path) -> Code | None:
+    """The code whose values or record ``path`` holds, as it says itself (a store's
+    ``meta.json``, an old ``.npy``'s sidecar, a JSON record); None where it says none."""
+    meta = path / "meta.json" if path.is_dir() else path.with_name(path.stem + ".json") if (
+        path.suffix == ".npy") else path
+    try:
+        return parse(json.loads(meta.read_text())["code"])
+    except (OSError, ValueError, KeyError, TypeError, GrundyError):
+        return None
+
+
+def code_path(folder: str | os.PathLike, code: Code | str, suffix: str = "") -> Path:
+    """Where ``code``'s store (or its file ``suffix``) lives in ``folder``: named by
+    :func:`grundy.codes.file_name`.
+
+    An entry named by the earlier rule (:func:`legacy_file_name`) is renamed to it first, with
+    the old ``.npy`` + ``.json`` pair of a store, when it holds ``code`` by its own account: the
+    old name of one code can be the new name of another (``·4`` was ``4``, which ``4·`` is now).
+    """
+    code = parse(code)
+    folder = Path(folder)
+    new, old = file_name(code), legacy_file_name(code)
+    if old != new:
+        for ext in (suffix,) if suffix else ("", ".npy", ".json"):
+            was, now = folder / (old + ext), folder / (new + ext)
+            if was.exists() and not now.exists() and _held_code(was) == code:
+                was.rename(now)
+    return folder / (new + suffix)
 
 
 def scratch_path(code: Code | str) -> Path:
     """The store in the cache where a run of ``code`` without a store of its own checkpoints.
 
-    The name is the code (cut to 32 characters, for the reader) and a hash of
-    it, so that no code makes a name longer than a file system allows.
+    The name is the code's file name (cut to 32 characters, for the reader) and a hash of
+    it, so that no code makes a name longer than a file system allows; one named by the
+    earlier rule (:func:`legacy_file_name`) is renamed, so that an interrupted run resumes.
     """
     code = parse(code)
     digest = hashlib.sha256(str(code).encode()).hexdigest()[:16]
-    return cache_dir() / "runs" / f"{file_stem(code)[:32]}-{digest}"
+    runs = cache_dir() / "runs"
+    new, old = (runs / f"{name[:32]}-{digest}" for name in (file_name(code), legacy_file_name(code)))
+    if old.exists() and not new.exists():
+        old.rename(new)
+    return new
 
 
 @contextmanager

@@ -167,6 +167,16 @@ def file_safe(text: str) -> str:
     return text.replace(UNEQUAL, FILE_UNEQUAL)
 
 
+def file_name(code: Code | str) -> str:
+    """The one file name of a code, for its page, its store, its cache entries and its plots:
+    ASCII, with no ``!`` (:func:`file_safe`) and no leading point: ``·137`` → ``0.137``,
+    ``4·07`` → ``4.07``, ``0x·9`` → ``0x0.9``, ``4!·`` → ``4u``."""
+    head, _, digits = file_safe(str(code)).partition("·")
+    if head in ("", "0x"):
+        head += "0"
+    return f"{head}.{digits}" if digits else head
+
+
 def parse(text: str | Code) -> Code:
     """Read a code written ``·137``, ``.137``, ``0.137``, ``4.07``, ``0x·9``, ``4·``, ``4``,
     ``·4!``, ``4!·0`` or a name (:data:`NAMES`).

@@ -10,8 +10,8 @@ from pathlib import Path
 import click
 
 from .. import rare as R
-from ..checkpoint import compute_resumable, file_stem
-from ..codes import family
+from ..checkpoint import compute_resumable
+from ..codes import family, file_name
 from ..engine import compute
 from .common import CODE, HEAPS, cli, emit_json, progress
 
@@ -113,7 +113,7 @@ def rare(code, heaps, mask, parity, after, block, max_period, window, sequence, 
         from ..figures import rare as figs
         from ..figures import save
 
-        stem = plots / f"{file_stem(code)}-m{mask}p{parity}"
+        stem = plots / f"{file_name(code)}-m{mask}p{parity}"
         for name, fig in (
             ("strip", figs.strip(arr)),
             ("blocks", figs.blocks(arr)),
@@ -248,7 +248,7 @@ def ledger(code, value, heaps, below, mask, top, sequence, plots, as_json):
         from ..figures import rare as figs
         from ..figures import save
 
-        save(figs.concentration(led), plots / f"{file_stem(code)}-ledger-{value}.png")
+        save(figs.concentration(led), plots / f"{file_name(code)}-ledger-{value}.png")
     from ..present.text import ledger_summary
 
     if as_json:
