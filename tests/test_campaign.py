@@ -8,7 +8,7 @@ import pytest
 
 from grundy import campaign, published
 from grundy.catalogue import Catalogue, values_sha256
-from grundy.codes import Code, family, parse
+from grundy.codes import Code, family, file_name, parse
 from grundy.engine import compute
 from grundy.engine.reference import grundy_values
 from grundy.errors import UsageError
@@ -201,14 +201,14 @@ def test_a_checkpoint_cut_by_a_kill_is_computed_again(cat, tmp_path):
     step starts that game again instead of failing, and leaves only the new store behind."""
     store = tmp_path / "store"
     store.mkdir()
-    path = store / "16"
+    path = store / file_name(parse("·16"))
     campaign.drive("·16", 1024, path)
     chunk = next(f for f in path.iterdir() if f.name not in ("meta.json", "lock"))
     chunk.write_bytes(chunk.read_bytes()[:-8] + b"\0" * 8)
     out = campaign.step("·16", 2048, str(store), 0, PLAN.marks())
     assert out["reused"] == 0 and out["heaps"] == 2048
     assert out["digests"]["1024"] == values_sha256(compute("·16", 1024))
-    assert [f.name for f in store.iterdir()] == ["16"]
+    assert [f.name for f in store.iterdir()] == [path.name]
 
 
 def test_one_deep_run_at_a_time_leaves_the_other_workers_to_the_floor(cat, tmp_path):

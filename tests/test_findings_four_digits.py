@@ -10,6 +10,7 @@ import pytest
 
 from findings_check import load, script, unexplained
 from grundy import campaign
+from grundy.codes import file_name, parse
 from grundy.engine import compute_with_stats, sparse
 
 four = script("four_digits")
@@ -43,7 +44,7 @@ def test_a_larger_budget_resumes_and_spends_the_difference(tmp_path):
     more = campaign.settle_within("·6", first["cpu_seconds"] + 0.5, str(tmp_path))
     assert more["reused"] == first["heaps"] and more["heaps"] >= first["heaps"]
     assert more["cpu_seconds"] >= first["cpu_seconds"]
-    assert json.loads((tmp_path / "6.settle.json").read_text()) == more
+    assert json.loads((tmp_path / f"{file_name(parse('·6'))}.settle.json").read_text()) == more
 
 
 def test_a_check_holds_for_a_true_period_and_fails_for_a_false_one():

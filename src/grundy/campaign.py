@@ -35,7 +35,6 @@ pages' first pass): resumable, a larger budget later spending only the differenc
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -56,6 +55,7 @@ from .errors import CertificateError, SequenceFileError, UsageError
 from .executors import ProcessPool, SerialExecutor
 from .runner import FamilyRun, Records
 from .runner import run as run_family
+from .sequence import digest as sequence_digest
 
 KIND = "settlement"
 CHECK_KIND = "certificate_check"
@@ -76,7 +76,6 @@ steps give a fit (:meth:`Campaign.coefficients`)."""
 REFIT = 64
 MEMBER_WEIGHT = 3.0
 """A member's step waits behind representatives' steps that cost up to this many times more."""
-_BLOCK = 1 << 20
 MAX_HEAPS = 10**8
 """The depth :func:`settle_many` stops at when the budget has not stopped it first."""
 SETTLEMENT_ANALYSIS = 1
@@ -205,12 +204,8 @@ class Plan:
 
 
 def digest(values: np.ndarray, n: int) -> str:
-    """SHA-256 of the first ``n`` values as ``uint32`` bytes, block by block: the survey's
-    digest (:func:`grundy.catalogue.values_sha256`) without a copy of the values."""
-    h = hashlib.sha256()
-    for i in range(0, n, _BLOCK):
-        h.update(np.asarray(values[i : min(n, i + _BLOCK)], dtype=np.uint32).tobytes())
-    return h.hexdigest()
+    """The survey's digest (:func:`grundy.sequence.digest` in ``uint32``) of the first ``n`` values."""
+    return sequence_digest(values[:n], np.uint32)
 
 
 # ---------------------------------------------------------------- tasks (run in workers)

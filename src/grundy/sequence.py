@@ -35,11 +35,19 @@ FORMAT = 1
 """Sidecar format; a file of another format is refused, not misread."""
 
 
+DIGEST_BLOCK = 1 << 20
+"""Values hashed at a time by :func:`digest`."""
+
+
 def digest(values: np.ndarray, dtype: np.dtype | type | None = None) -> str:
     """SHA-256 of the values' bytes (C order) in ``dtype``, by default their stored type: the
     sidecar's ``sha256``; in ``uint32``, a survey record's ``values_sha256``, whatever type the
-    values were computed in."""
-    return hashlib.sha256(np.ascontiguousarray(values, dtype=dtype).tobytes()).hexdigest()
+    values were computed in.  Hashed a block at a time, so that a view of a long sequence (a
+    store's mapping, a prefix) is never copied whole into another type."""
+    h = hashlib.sha256()
+    for i in range(0, len(values), DIGEST_BLOCK):
+        h.update(np.ascontiguousarray(values[i : i + DIGEST_BLOCK], dtype=dtype).tobytes())
+    return h.hexdigest()
 
 
 def paths(path: str | os.PathLike) -> tuple[Path, Path]:
