@@ -29,7 +29,8 @@ from .engine.sparse import even_class
 from .errors import GrundyError, UsageError
 from .periods import window
 
-STATUSES = ("trivial", "solved", "unsolved")
+PUBLISHED_STATUSES = ("trivial", "solved", "unsolved")
+"""What the literature says of a code (not a survey's statuses, :data:`grundy.growth.STATUSES`)."""
 SOURCE_NAMES = {"Grundy's": "grundy"}
 """Games the tczajka/octal-games lists name instead of writing a code."""
 FLAMMENKAMP_GRUNDY = "http://wwwhomes.uni-bielefeld.de/achim/grundy.html"
@@ -142,7 +143,7 @@ def _games() -> dict[Code, Game]:
     ours = {parse(r["code"]): r for r in _rows("trivial_games.csv")}
     out = {}
     for r in _rows("tczajka_games.csv"):
-        if r["status"] not in STATUSES:
+        if r["status"] not in PUBLISHED_STATUSES:
             raise PublishedDataError(
                 f"unknown status {r['status']!r} of {r['game']} in tczajka_games.csv"
             )
@@ -168,8 +169,8 @@ def _games() -> dict[Code, Game]:
 
 def games(status: str | None = None) -> list[Game]:
     """Every published game (or those of one ``status``), in the order of the source lists."""
-    if status is not None and status not in STATUSES:
-        raise UsageError(f"status is one of {', '.join(STATUSES)}, not {status!r}")
+    if status is not None and status not in PUBLISHED_STATUSES:
+        raise UsageError(f"status is one of {', '.join(PUBLISHED_STATUSES)}, not {status!r}")
     return [g for g in _games().values() if status is None or g.status == status]
 
 
