@@ -303,6 +303,15 @@ def test_grid_puts_heap_n_in_its_row_and_column(values, width, start):
     assert (grid == picture.EMPTY).sum() == grid.size - values.size
 
 
+def test_a_png_carries_the_palette_of_its_values():
+    values = np.array([0, 3, 15, 2, 1])
+    data = picture.png(values, 4)
+    assert read_png(data).ravel().tolist() == [0, 3, 15, 2, 1, *[picture.EMPTY] * 3]
+    plte = data[data.index(b"PLTE") + 4 :][: 3 * 256]
+    assert plte[: 3 * 16] == bytes.fromhex("".join(picture.CATEGORICAL))
+    assert plte[3 * picture.EMPTY :] == bytes.fromhex("f6f8fa")
+
+
 def test_values_script_is_little_endian_deflated():
     values = np.array([0, 1, 70000, 3])
     text = values_script({"values_sha256": "ab" * 32}, values)
