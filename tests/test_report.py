@@ -322,9 +322,9 @@ def test_pages_escape_every_value_they_print(site):
     deeper = {"settled": True, "period": 34, "start": 498, "heaps": 2 * HEAPS, "window": 1038,
               "same_game_as": "<i>&amp;", "proof": ["a < b"]}
     text = pages.code_page(r, values, literature=literature(r, values), grid=("g.png", 34, 100),
-                           settlement=deeper, source="x&<y>")
+                           settlement=deeper, source="x&<y>'")
     assert "<i>" not in text and "&lt;i&gt;&amp;amp;" in text and "(a &lt; b)" in text
-    assert "from x&amp;&lt;y&gt;;" in text
+    assert "from x&amp;&lt;y&gt;&#x27;;" in text, "the entities of the hand-written pages"
     odd = {**r, "code": "·45<&"}
     index = pages.index_page([odd], {odd["code"]: {"mask": "<m>", "class": "&"}}, tallies([odd]), "s")
     assert 'data-code="·45&lt;&amp;"' in index and "<td>&lt;m&gt;</td>" in index and "<td>&amp;</td>" in index

@@ -22,10 +22,3 @@ OPEN_COLOUR = "#8250df"
 FINAL_COLOUR = "#1d1d1f"
 """The colour of the final, certified reading."""
 
-
-def script_constants() -> dict:
-    """What ``site.js`` reads instead of restating it: the kinds' cell words and colours, in the
-    order of :data:`~grundy.trajectory.KINDS` (the readings' data gives each reading's kind as an
-    index into it), and the colours of open and final readings."""
-    return {"kinds": [KIND_CELLS[k] for k in KINDS], "kindColours": [KIND_COLOURS[k] for k in KINDS],
-            "openColour": OPEN_COLOUR, "finalColour": FINAL_COLOUR}

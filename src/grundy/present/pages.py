@@ -13,6 +13,7 @@ the script.
 
 from __future__ import annotations
 
+import html
 import itertools
 import json
 from functools import cache
@@ -80,17 +81,24 @@ def _fmt(x) -> str:
     return str(x)
 
 
+def _escape(x) -> Markup:
+    return x if isinstance(x, Markup) else Markup(html.escape(str(x), quote=True))
+
+
 @cache
 def templates() -> Environment:
     """The site's templates: every printed value escaped, an undefined name an error.
 
-    Whitespace is the templates' own (``trim_blocks``, ``lstrip_blocks``), so that a page is the
-    same text, byte for byte, as when it was written by hand.  ``tojson`` writes compact JSON in
-    the order given (a script reads it; ``<``, ``>``, ``&`` and ``'`` are written as escapes).
+    Whitespace is the templates' own (``trim_blocks``, ``lstrip_blocks``), and a printed value is
+    escaped by :func:`html.escape` (``finalize``: the same characters as autoescape, with the
+    entities the hand-written pages used, ``&quot;`` and ``&#x27;``), so that a page is the same
+    text, byte for byte, as when it was written by hand; markup (a macro's result, an SVG chart) is
+    printed as it is.  ``tojson`` writes compact JSON in the order given (a script reads it; ``<``,
+    ``>``, ``&`` and ``'`` are written as escapes).
     """
     env = Environment(loader=PackageLoader("grundy.present", "templates"), autoescape=True,
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                      keep_trailing_newline=True)
+                      keep_trailing_newline=True, finalize=_escape)
     env.filters["n"] = lambda x: f"{x:,}"
     env.policies["json.dumps_kwargs"] = {"ensure_ascii": False, "separators": (",", ":")}
     return env

@@ -30,6 +30,7 @@ from .. import __version__
 from ..catalogue import Catalogue, CatalogueError
 from ..codes import parse
 from ..tallies import tallies
+from ..trajectory import KINDS
 from . import legend, pages, picture
 from .formats import PLAIN_ROW
 from .literature import data_digest, equivalent, literature, published_status
@@ -50,10 +51,12 @@ them), to a multiple of as many rows, so that codes whose windows differ only by
 
 
 def script_constants() -> dict:
-    """What ``site.js`` reads instead of restating it: the kinds' words and colours in the order of
-    :data:`grundy.trajectory.KINDS` (a page's readings give each one's kind as an index into it;
-    :func:`grundy.present.legend.script_constants`) and the values a plain row of the downloads holds."""
-    return {**legend.script_constants(), "plainRow": PLAIN_ROW}
+    """What ``site.js`` reads instead of restating it: the kinds' cell words and colours
+    (:mod:`~grundy.present.legend`) in the order of :data:`grundy.trajectory.KINDS` (a page's
+    readings give each one's kind as an index into it), the colours of open and final readings, and
+    how many values a plain row of the downloads holds."""
+    return {"kinds": [legend.KIND_CELLS[k] for k in KINDS], "kindColours": [legend.KIND_COLOURS[k] for k in KINDS],
+            "openColour": legend.OPEN_COLOUR, "finalColour": legend.FINAL_COLOUR, "plainRow": PLAIN_ROW}
 
 
 def site_script() -> str:
