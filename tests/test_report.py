@@ -22,13 +22,16 @@ from conftest import examples
 from grundy.catalogue import Catalogue
 from grundy.codes import family
 from grundy.engine import compute
-from grundy.present import picture
+from grundy.figures.trajectory import plot
+from grundy.present import legend, pages, picture
 from grundy.present.literature import literature, published_status
 from grundy.present.pages import slug
-from grundy.present.site import code_files, values_script, write_report
+from grundy.present.site import code_files, script_constants, values_script, write_report
 from grundy.present.svg import ticks
 from grundy.published import game
 from grundy.survey import run
+from grundy.tallies import tallies
+from grundy.trajectory import KINDS, trajectory
 
 CODES = ["·137", "·226", "·07", "·6", "·16", "·2", "·45", "0x·f", "·1", "·01"]
 HEAPS = 2400
@@ -302,6 +305,70 @@ def test_grid_puts_heap_n_in_its_row_and_column(values, width, start):
         k = n + (width - first) % width
         assert grid[k // width, k % width] == idx[n]
     assert (grid == picture.EMPTY).sum() == grid.size - values.size
+
+
+def test_a_png_carries_the_palette_of_its_values():
+    values = np.array([0, 3, 15, 2, 1])
+    data = picture.png(values, 4)
+    assert read_png(data).ravel().tolist() == [0, 3, 15, 2, 1, *[picture.EMPTY] * 3]
+    plte = data[data.index(b"PLTE") + 4 :][: 3 * 256]
+    assert plte[: 3 * 16] == bytes.fromhex("".join(picture.CATEGORICAL))
+    assert plte[3 * picture.EMPTY :] == bytes.fromhex("f6f8fa")
+
+
+def test_pages_escape_every_value_they_print(site):
+    _, _, results = site
+    r = results["·45"]
+    values = compute("·45", HEAPS)
+    deeper = {"settled": True, "period": 34, "start": 498, "heaps": 2 * HEAPS, "window": 1038,
+              "same_game_as": "<i>&amp;", "proof": ["a < b"]}
+    text = pages.code_page(r, values, literature=literature(r, values), grid=("g.png", 34, 100),
+                           settlement=deeper, source="x&<y>'")
+    assert "<i>" not in text and "&lt;i&gt;&amp;amp;" in text and "(a &lt; b)" in text
+    assert "from x&amp;&lt;y&gt;&#x27;;" in text, "the entities of the hand-written pages"
+    odd = {**r, "code": "·45<&"}
+    index = pages.index_page([odd], {odd["code"]: {"mask": "<m>", "class": "&"}}, tallies([odd]), "s")
+    assert 'data-code="·45&lt;&amp;"' in index and "<td>&lt;m&gt;</td>" in index and "<td>&amp;</td>" in index
+    assert "<m>" not in index
+
+
+def test_the_readings_give_the_script_their_kinds(site):
+    root, _, results = site
+    settled = [r for r in results.values() if r["status"] == "settled" and r["false_readings"]]
+    assert settled
+    for r in settled:
+        text = page_of(root, r["code"])
+        ref = re.search(r'<script src="\.\./(readings/[^"]+)"></script>', text)
+        script = (root / "site" / ref.group(1)).read_text() if ref else text
+        kinds = json.loads(re.search(r"var grundyKinds=(\[.*?\]);", script).group(1))
+        assert [KINDS[k] for k in kinds] == [fr["kind"] for fr in r["false_readings"]]
+
+
+def test_the_script_restates_no_word_or_colour_it_is_given(site):
+    root, _, _ = site
+    source = (Path(pages.__file__).parent.parent / "report_assets" / "site.js").read_text("utf-8")
+    given = script_constants()
+    for word in [*legend.KIND_CELLS.values(), *legend.KIND_WORDS.values(), *legend.KIND_COLOURS.values(),
+                 legend.OPEN_COLOUR, legend.FINAL_COLOUR]:
+        assert word not in source, word
+    served = (root / "site" / "assets" / "site.js").read_text("utf-8")
+    head, _, rest = served.partition("\n")
+    assert json.loads(head.removeprefix("var grundyConstants=").removesuffix(";")) == given
+    assert rest == source
+    assert given["kinds"] == [legend.KIND_CELLS[k] for k in KINDS]
+
+
+def test_the_figures_and_the_site_draw_a_kind_in_one_colour():
+    from matplotlib.colors import to_hex
+
+    tr = trajectory(compute("·16", HEAPS), "·16")
+    assert {f.kind for f in tr.false_readings} == set(KINDS)
+    ax = plot(tr).axes[2]
+    drawn = [to_hex(c) for c in ax.collections[0].get_colors()]
+    site_colours = script_constants()["kindColours"]
+    assert drawn == [site_colours[KINDS.index(f.kind)] for f in tr.false_readings]
+    legend_colours = {line.get_label(): to_hex(line.get_color()) for line in ax.get_lines()}
+    assert all(legend_colours[legend.KIND_WORDS[k]] == site_colours[i] for i, k in enumerate(KINDS))
 
 
 def test_values_script_is_little_endian_deflated():

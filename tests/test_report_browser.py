@@ -14,6 +14,7 @@ import pytest
 
 from grundy.catalogue import Catalogue
 from grundy.engine import compute
+from grundy.present import legend
 from grundy.present.formats import FORMATS, export
 from grundy.present.site import write_report
 from grundy.survey import run
@@ -156,6 +157,12 @@ def test_a_code_page(browser, site, tmp_path):
     assert all(w == 2 * (s + p) + 2 for s, p, *_, w in cells), "the window 2s + 2p + t, t = 2"
     if total > 50:
         assert f"of {total}" in browser.find_element("css selector", ".pager").text
+    with Catalogue(site.parent / "c.sqlite", readonly=True) as cat:
+        false = next(r for r in cat.results() if r["code"] == "·45")["false_readings"]
+    kinds = [r.find_elements("tag name", "td")[7].text for r in rows]
+    assert kinds == [legend.KIND_CELLS[fr["kind"]] for fr in false[: len(rows)]], "the kinds the page carries"
+    strokes = {p.get_attribute("stroke") for p in paths}
+    assert strokes == {legend.KIND_COLOURS[fr["kind"]] for fr in false}, "each kind in the site's colour"
     grid = browser.find_element("css selector", "img.grid")
     browser.execute_script("arguments[0].scrollIntoView()", grid)
     assert browser.execute_script("return arguments[0].complete && arguments[0].naturalWidth", grid) == 20 * 2

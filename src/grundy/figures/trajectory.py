@@ -3,17 +3,17 @@
 Three panels share the depth axis: the start and the period of the reading
 at each depth, and every false reading as a bar from its start to the depth
 it held to (where it broke), thick over the depths that reported it, with
-its window marked.  The final window is a vertical line on every panel.
+its window marked.  The final window is a vertical line on every panel.  A kind
+is coloured and named as on the site (:mod:`grundy.present.legend`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..trajectory import KINDS, Trajectory
+from ..present.legend import KIND_COLOURS, KIND_WORDS
+from ..trajectory import Trajectory
 from . import subplots
-
-COLOURS = dict(zip(KINDS, ("tab:orange", "tab:green", "tab:red")))
 
 
 def plot(tr: Trajectory):
@@ -31,14 +31,14 @@ def plot(tr: Trajectory):
     false = tr.false_readings
     rows = np.arange(len(false))
     if false:
-        colours = [COLOURS[f.kind] for f in false]
+        colours = [KIND_COLOURS[f.kind] for f in false]
         held = ([f.start for f in false], [f.held_to for f in false])
         read = ([f.first_depth - 0.4 for f in false], [f.last_depth + 0.4 for f in false])
         ax_f.hlines(rows, *held, colors=colours, linewidth=0.8)
         ax_f.hlines(rows, *read, colors=colours, linewidth=3.5)
         ax_f.scatter([f.window for f in false], rows, marker="|", s=60, c=colours, zorder=3)
-        for kind, colour in COLOURS.items():
-            ax_f.plot([], [], color=colour, linewidth=2, label=kind.replace("_", " "))
+        for kind, colour in KIND_COLOURS.items():
+            ax_f.plot([], [], color=colour, linewidth=2, label=KIND_WORDS[kind])
         ax_f.plot([], [], color="grey", linewidth=0.8, label="start → held to")
         ax_f.plot([], [], color="grey", linewidth=3.5, label="depths that read it")
         ax_f.plot([], [], "|", color="grey", markersize=9, label="its window")

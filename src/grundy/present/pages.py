@@ -2,10 +2,13 @@
 
 Pages are built from what the catalogue stored (the result of each code and
 its values) and the published tables; nothing here computes a sequence or a
-reading.  The false readings of a code (hundreds for some) travel once, as
-compact JSON from which ``site.js`` draws the trajectory and shows the table
-a page at a time; the period block, the facts and the colour grid are plain
-HTML, so the essentials read without the script.
+reading.  Python prepares what each page says; the Jinja2 templates in
+``templates/`` lay it out, escaping every value they print (autoescape), so
+no text from a result or a table can become markup.  The false readings of a
+code (hundreds for some) travel once, as compact JSON from which ``site.js``
+draws the trajectory and shows the table a page at a time; the period block,
+the facts and the colour grid are plain HTML, so the essentials read without
+the script.
 """
 
 from __future__ import annotations
@@ -13,17 +16,18 @@ from __future__ import annotations
 import html
 import itertools
 import json
-from importlib import resources
-from string import Template
+from functools import cache
 
 import numpy as np
+from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup
 
 from .._version import __version__
 from ..classes import RareClass
 from ..codes import file_safe, game_name, parse, shell_word
 from ..growth import STATUS_WORDS, STATUSES
 from ..trajectory import KINDS
-from . import svg
+from . import legend, svg
 from .formats import FORMATS, PLAIN_ROW, period_rows
 from .literature import MAX_SHIFT, Literature
 
@@ -64,11 +68,8 @@ def slug(code: str) -> str:
     return f"{head}.{digits}" if digits else head
 
 
-def _e(x) -> str:
-    return html.escape(str(x), quote=True)
-
-
 def _fmt(x) -> str:
+    """A number as the site writes it: thousands separated, three decimals, yes/no, a dash for none."""
     if x is None:
         return "–"
     if isinstance(x, bool):
@@ -80,12 +81,37 @@ def _fmt(x) -> str:
     return str(x)
 
 
-def _status(status: str) -> str:
-    return f'<span class="status {_e(status)}">{_e(STATUS_WORDS.get(status, status))}</span>'
+def _escape(x) -> Markup:
+    return x if isinstance(x, Markup) else Markup(html.escape(str(x), quote=True))
 
 
-def _published_badge(status: str | None) -> str:
-    return f'<span class="pub {_e(status or "none")}">{_e(PUBLISHED_WORDS[status])}</span>'
+@cache
+def templates() -> Environment:
+    """The site's templates: every printed value escaped, an undefined name an error.
+
+    Whitespace is the templates' own (``trim_blocks``, ``lstrip_blocks``), and a printed value is
+    escaped by :func:`html.escape` (``finalize``: the same characters as autoescape, with the
+    entities the hand-written pages used, ``&quot;`` and ``&#x27;``), so that a page is the same
+    text, byte for byte, as when it was written by hand; markup (a macro's result, an SVG chart) is
+    printed as it is.  ``tojson`` writes compact JSON in the order given (a script reads it; ``<``,
+    ``>``, ``&`` and ``'`` are written as escapes).
+    """
+    env = Environment(loader=PackageLoader("grundy.present", "templates"), autoescape=True,
+                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                      keep_trailing_newline=True, finalize=_escape)
+    env.filters["n"] = lambda x: f"{x:,}"
+    env.policies["json.dumps_kwargs"] = {"ensure_ascii": False, "separators": (",", ":")}
+    return env
+
+
+def _parts():
+    """The macros of ``templates/parts.html``, whose results are escaped markup."""
+    return templates().get_template("parts.html").module
+
+
+def _render(name: str, title: str, root: str, source: str, **data) -> str:
+    return templates().get_template(name).render(title=title, root=root, source=source,
+                                                 version=__version__, **data)
 
 
 def mask_text(mask: int | None, position: bool = False) -> str | None:
@@ -98,22 +124,9 @@ def window_formula(code: str) -> str:
     return "3(s + p) + t" if parse(code).hexadecimal else "2s + 2p + t"
 
 
-def page(title: str, body: str, root: str, source: str, script: bool = True) -> str:
-    """A whole HTML page around ``body``; ``root`` leads back to the site's top folder."""
-    template = Template((resources.files("grundy") / "report_assets" / "page.html").read_text("utf-8"))
-    tag = f'<script src="{root}assets/site.js"></script>' if script else ""
-    return template.substitute(title=_e(title), body=body, root=root, version=_e(__version__),
-                               source=_e(source), script=tag)
-
-
-def _facts(pairs) -> str:
-    return '<dl class="facts">' + "".join(f"<dt>{_e(k)}</dt><dd>{v}</dd>" for k, v in pairs) + "</dl>"
-
-
-def _code_link(code: str, known: set[str], root: str = "") -> str:
-    if code in known:
-        return f'<a href="{root}{_e(slug(code))}.html">{_e(code)}</a>'
-    return _e(code)
+def _href(code: str, known: set[str], root: str = "") -> str | None:
+    """The link to a code's page from a page in ``root``, or None where the site has none."""
+    return f"{root}{slug(code)}.html" if code in known else None
 
 
 # ---------------------------------------------------------------- one code
@@ -131,8 +144,9 @@ def summary(r: dict) -> str:
     return f"Not settled within {r['heaps']:,} heaps: {what}."
 
 
-def push_further(r: dict, lit: Literature) -> str:
-    """The ``grundy settle`` command an unsettled code's page suggests, and why that depth.
+def push_further(r: dict, lit: Literature) -> tuple[str, str]:
+    """The ``grundy settle`` command an unsettled code's page suggests, and why that depth
+    (empty where the depth is the default).
 
     Where the literature gives a period and start, the depth is the window that certifies it
     (for an equivalent game whose heaps may be counted from another point, from up to
@@ -157,68 +171,62 @@ def push_further(r: dict, lit: Literature) -> str:
     elif lit.status == "unsolved" and lit.depth:
         deeper = max(deeper, 2 * lit.depth)
         why = f"the published tables computed it to {lit.depth:,} heaps without finding a period"
-    command = f"<code>grundy settle {_e(shell_word(r['code']))} --max-heaps {deeper}</code>"
-    return command + (f" ({_e(why)})" if why else "")
+    return f"grundy settle {shell_word(r['code'])} --max-heaps {deeper}", why
 
 
-def period_block(values, start: int, period: int) -> str:
-    """The compact notation as HTML: rows as wide as the period, the period row marked, and the
-    values before the start that differ from the periodic value of their column marked too."""
+def period_rows_of(values, start: int, period: int) -> list[dict]:
+    """The compact notation, a row each: ``label`` (the first heap), the ``pad`` that right-aligns a
+    short first row, the ``cells`` ``(text, bold)`` (bold: a value before the start that differs
+    from the periodic value of its column) and whether it is the period row (``marked``)."""
     head = np.asarray(values[: start + period], dtype=np.int64)
     w = max(len(str(int(v))) for v in head)
     label = len(f"{start:,}")
-    lines = []
-    for first, count in period_rows(start, period):
-        cells = []
-        for n in range(first, first + count):
-            text = f"{int(head[n]):>{w}}"
-            if n < start and head[n] != head[start + (n - start) % period]:
-                text = f"<b>{text}</b>"
-            cells.append(text)
-        pad = " " * ((w + 1) * (period - count))
-        line = f"{first:>{label},}  {pad}{' '.join(cells)}"
-        lines.append(f"<mark>{line}</mark>" if first == start else line)
-    return f'<pre class="block" id="period">{chr(10).join(lines)}</pre>'
+    return [{"label": f"{first:>{label},}", "pad": " " * ((w + 1) * (period - count)),
+             "cells": [(f"{int(head[n]):>{w}}", bool(n < start and head[n] != head[start + (n - start) % period]))
+                       for n in range(first, first + count)],
+             "marked": first == start}
+            for first, count in period_rows(start, period)]
 
 
-def plain_block(values, count: int) -> str:
-    """The first ``count`` values, ten to a row."""
+def plain_lines(values, count: int) -> list[str]:
+    """The first ``count`` values, ten to a row after the heap of the first."""
     vals = [int(v) for v in values[:count]]
     w = max((len(str(v)) for v in vals), default=1)
     label = len(f"{max(len(vals) - 1, 0):,}")
-    lines = [f"{first:>{label},}  " + " ".join(f"{v:>{w}}" for v in vals[first : first + PLAIN_ROW])
-             for first in range(0, len(vals), PLAIN_ROW)]
-    return f'<pre class="block">{chr(10).join(lines)}</pre>'
+    return [f"{first:>{label},}  " + " ".join(f"{v:>{w}}" for v in vals[first : first + PLAIN_ROW])
+            for first in range(0, len(vals), PLAIN_ROW)]
 
 
-def _literature(lit: Literature, same: list[str], known: set[str], r: dict) -> str:
-    facts = [("published status", _published_badge(lit.status) + f" ({_e(PUBLISHED_MEANINGS[lit.status])})")]
+def _literature(lit: Literature, same: list[str], known: set[str], r: dict) -> list[tuple[str, str]]:
+    """The facts the published tables give about the code, and the codes with the same values."""
+    m = _parts()
+    facts = [("published status", m.published(lit.status or "none", PUBLISHED_WORDS[lit.status],
+                                              PUBLISHED_MEANINGS[lit.status]))]
     if lit.game is not None and lit.game != lit.code:
-        facts.append(("same game as", _code_link(lit.game, known) + " (in the published lookup table)"))
+        facts.append(("same game as", m.links([(lit.game, _href(lit.game, known))],
+                                              " (in the published lookup table)")))
     if lit.period is not None:
-        facts.append(("published period / start", _e(f"{lit.period:,} / {lit.start:,}")
-                      + (f" (for {_e(lit.game)})" if lit.game != lit.code else "")))
+        facts.append(("published period / start", f"{lit.period:,} / {lit.start:,}"
+                      + (f" (for {lit.game})" if lit.game != lit.code else "")))
     if lit.mask is not None:
         depth = f", computed to {lit.depth:,} heaps" if lit.depth else ""
         bits, _, pos = lit.mask.partition("+")
         facts.append(("published sparse space",
-                      _e(f"mask {mask_text(int(bits, 16), bool(pos))} ({lit.mask} in hexadecimal), "
-                         f"{lit.rare_heaps:,} rare heaps (counting heap 0), the last at {lit.last_rare:,}{depth}")))
+                      (f"mask {mask_text(int(bits, 16), bool(pos))} ({lit.mask} in hexadecimal), "
+                       f"{lit.rare_heaps:,} rare heaps (counting heap 0), the last at {lit.last_rare:,}{depth}")))
     verdict = {True: "agrees", False: "differs", None: "not compared"}[lit.agrees]
-    facts.append(("ours against it", f'<span class="verdict {verdict.replace(" ", "-")}">{verdict}</span>: '
-                  + _e(lit.note)))
+    facts.append(("ours against it", m.verdict(verdict, lit.note)))
     if lit.oeis:
-        facts.append(("OEIS", (f'<a href="https://oeis.org/{_e(lit.oeis)}">{_e(lit.oeis)}</a> '
-                      f"({_e(lit.oeis_title)}, from heap 0)")))
+        facts.append(("OEIS", m.oeis(lit.oeis, lit.oeis_title)))
     if len(same) > 1:
         others = [c for c in same if c != lit.code]
+        label = f"same values to {r['heaps']:,} heaps"
         if same[0] == lit.code:
-            facts.append((f"same values to {r['heaps']:,} heaps", ", ".join(_code_link(c, known) for c in others)))
+            facts.append((label, m.links([(c, _href(c, known)) for c in others])))
         else:
-            facts.append((f"same values to {r['heaps']:,} heaps",
-                          _code_link(same[0], known) + (f" and {len(others) - 1:,} more (listed there)"
-                                                        if len(others) > 1 else "")))
-    return '<h2>In the literature <a class="small" href="../tallies.html#sources">sources</a></h2>' + _facts(facts)
+            more = f" and {len(others) - 1:,} more (listed there)" if len(others) > 1 else ""
+            facts.append((label, m.links([(same[0], _href(same[0], known))], more)))
+    return facts
 
 
 def settlement_text(st: dict) -> str:
@@ -239,100 +247,81 @@ def settlement_text(st: dict) -> str:
 
 def _facts_of(r: dict, sparse: dict | None, lit: Literature, settlement: dict | None = None) -> list:
     settled = r["status"] == "settled"
+    m = _parts()
     facts = [
-        ("status", _status(r["status"])),
-        ("t", _e(r["t"])),
-        ("heaps computed", _e(_fmt(r["heaps"]))),
-        ("largest value", _e(f"{r['max_value']:,}, first at heap {r['argmax']:,}")),
+        ("status", m.status(r["status"], STATUS_WORDS.get(r["status"], r["status"]))),
+        ("t", r["t"]),
+        ("heaps computed", _fmt(r["heaps"])),
+        ("largest value", f"{r['max_value']:,}, first at heap {r['argmax']:,}"),
     ]
     if settlement is not None and settlement["heaps"] > r["heaps"]:
-        facts.append(("deepest state", _e(settlement_text(settlement))))
+        facts.append(("deepest state", settlement_text(settlement)))
     if settled:
         facts += [
-            ("period / start", _e(f"{r['period']:,} / {r['start']:,}")),
-            (f"window {window_formula(r['code'])}", _e(_fmt(r["window"]))),
-            ("right from depth", _e(_fmt(r["right_from"]))),
-            ("reading changes", _e(_fmt(r["changes"]))),
-            ("repetitions needed", _e(_fmt(r["repetitions_needed"]))),
+            ("period / start", f"{r['period']:,} / {r['start']:,}"),
+            (f"window {window_formula(r['code'])}", _fmt(r["window"])),
+            ("right from depth", _fmt(r["right_from"])),
+            ("reading changes", _fmt(r["changes"])),
+            ("repetitions needed", _fmt(r["repetitions_needed"])),
         ]
     if sparse is not None and sparse.get("mask") is not None:
         last = "none" if sparse["last_rare"] is None else f"the last at heap {sparse['last_rare']:,}"
-        facts.append(("sparse space", _e(f"mask {mask_text(sparse['mask'], sparse['position'])}: "
-                                         f"{sparse['rare_heaps']:,} rare heaps below {r['heaps']:,}, {last}")))
+        facts.append(("sparse space", (f"mask {mask_text(sparse['mask'], sparse['position'])}: "
+                                       f"{sparse['rare_heaps']:,} rare heaps below {r['heaps']:,}, {last}")))
     if r.get("arithmetic"):
         a = r["arithmetic"]
         facts.append(("arithmetic reading (never certified)",
-                      _e(f"period {a['period']} from heap {a['start']}, saltus {a['saltus']}, window {a['window']}")))
+                      f"period {a['period']} from heap {a['start']}, saltus {a['saltus']}, window {a['window']}"))
     if not settled and not (settlement is not None and settlement["settled"]):
         reached = r if settlement is None else {**r, "heaps": max(r["heaps"], settlement["heaps"])}
-        facts.append(("push further", push_further(reached, lit)))
+        facts.append(("push further", m.command(*push_further(reached, lit))))
     return facts
 
 
 def readings_script(r: dict) -> str:
     """The false readings as a script for ``site.js``: one flat list, five numbers a reading,
     ``start - previous start, period, first depth - start, last depth - first depth, held to - last depth``
-    (the window ``r(s + p) + t`` follows from the code), so that hundreds of readings stay small."""
+    (the window ``r(s + p) + t`` follows from the code), so that hundreds of readings stay small;
+    then, for a settled code, the kind of each reading (an index into :data:`grundy.trajectory.KINDS`,
+    so that the script need not know the rule).  Integers only: nothing in it needs escaping."""
     flat, prev = [], 0
     for fr in r["false_readings"]:
         flat += [fr["start"] - prev, fr["period"], fr["first_depth"] - fr["start"],
                  fr["last_depth"] - fr["first_depth"], fr["held_to"] - fr["last_depth"]]
         prev = fr["start"]
-    return f"var grundyReadings={json.dumps(flat, separators=(',', ':'))};\n"
+    text = f"var grundyReadings={json.dumps(flat, separators=(',', ':'))};\n"
+    if r["status"] == "settled":
+        kinds = [KINDS.index(fr["kind"]) for fr in r["false_readings"]]
+        text += f"var grundyKinds={json.dumps(kinds, separators=(',', ':'))};\n"
+    return text
 
 
-def _trajectory(r: dict, readings_file: str | None) -> str:
-    """The figure ``site.js`` draws from the code's readings (``readings_file``, shared by codes with
-    the same values and windows): the period read at each depth, and a row per false reading, up to
-    the certificate depth (or the heaps computed)."""
+def _trajectory(r: dict, readings_file: str | None) -> dict:
+    """What the figure ``site.js`` draws is drawn from: the code's readings (``readings_file``, shared
+    by codes with the same values and windows, or ``script`` in the page), the period read at each
+    depth, and a row per false reading, up to the certificate depth (or the heaps computed)."""
     settled = r["status"] == "settled"
     end = r["certificate_depth"] if settled else r["heaps"]
     attrs = {"end": end, "start": r["start"] if settled else "", "period": r["period"] if settled else "",
              "right-from": r["right_from"] if settled else "", "t": r["t"],
              "parts": 3 if parse(r["code"]).hexadecimal else 2}
-    data = " ".join(f'data-{k}="{_e(v)}"' for k, v in attrs.items())
     caption = ("The period read at each depth to " + (f"the certificate depth {end:,} (final reading black)"
                                                         if settled else f"the {end:,} heaps computed")
                + "; a row per " + ("false reading" if settled else "reading")
                + ": start to held to (thin), depths reporting it (thick), window (tick).")
-    if readings_file:
-        script = f'<script src="{_e(readings_file)}"></script>'
-    else:
-        script = f"<script>{readings_script(r)}</script>" if r["false_readings"] else ""
-    return f'<figure class="svg" id="trajectory" {data}><figcaption>{_e(caption)}</figcaption></figure>{script}'
+    script = Markup(readings_script(r)) if r["false_readings"] and not readings_file else None
+    return {"data": list(attrs.items()), "caption": caption, "file": readings_file, "script": script}
 
 
-def _false_section(r: dict) -> str:
-    settled = r["status"] == "settled"
-    false = r["false_readings"]
-    if settled:
-        title = f"<h2>False readings ({len(false):,})</h2>"
-        intro = ("<p>None: every reading the sweep made was the final one.</p>" if not false else
-                 "<p class=\"muted\">reach = held to / window.</p>")
-    else:
-        title = "<h2>Readings so far</h2>"
-        intro = ("<p class=\"muted\">No reading is certified, so none is known to be false: the readings a "
-                 "sweep reported on the way, but the last.</p>" if false else "<p>No reading so far.</p>")
-    if not false:
-        return title + intro
-    return title + intro + '<div id="false"></div>'
-
-
-def _downloads(r: dict, values, values_file: str | None) -> str:
-    """The download buttons, and what ``site.js`` builds the files from."""
+def _downloads(r: dict, values, values_file: str | None) -> dict:
+    """What ``site.js`` builds the download files from."""
     data = {"code": r["code"], "heaps": r["heaps"]}
     if r["status"] == "settled":
         data.update(start=r["start"], period=r["period"], window=r["window"],
                     head=[int(v) for v in values[: r["start"] + r["period"]]])
     else:
         data.update(file=values_file, sha=r["values_sha256"][:16])
-    return ("<h2>Values</h2>"
-            f'<p>All {r["heaps"]:,} values, G(0) to G({r["heaps"] - 1:,}), as a file: '
-            f'<span id="downloads" data-formats="{" ".join(FORMATS)}"></span></p>'
-            f'<p class="muted">As <code>grundy values {_e(shell_word(r["code"]))} --heaps {r["heaps"]} --format FORMAT</code> '
-            "writes them (bfile: an OEIS b-file).</p>"
-            '<script type="application/json" id="values-data">'
-            f'{json.dumps(data, ensure_ascii=False, separators=(",", ":"))}</script>')
+    return data
 
 
 def code_page(result: dict, values, *, literature: Literature, grid: tuple[str, int, int | None],
@@ -354,90 +343,45 @@ def code_page(result: dict, values, *, literature: Literature, grid: tuple[str, 
     settled = r["status"] == "settled"
     png, width, shown = grid
     known_as = game_name(parse(name))
-    heading = f"{name}: {known_as}" if known_as else name
-    parts = [f"<h1>{_e(heading)}</h1>", f'<p class="lead">{_e(summary(r))}</p>', _facts(_facts_of(r, sparse, literature, settlement)),
-             _literature(literature, list(same), known, r)]
-    if settled:
-        parts += [
-            "<h2>The period</h2>",
-            (f'<p class="muted">Rows of {r["period"]:,}; marked: the period (heaps '
-            f'{r["start"]:,}–{r["start"] + r["period"] - 1:,}), repeated for ever; bold: a value before it '
-            "that differs from its column's.</p>"),
-            period_block(values, r["start"], r["period"]),
-        ]
-    else:
-        count = min(FIRST_VALUES, len(values))
-        parts += [(f"<h2>First values</h2><p class=\"muted\">G(n) for n = 0 to {count - 1:,}, "
-                  f"{PLAIN_ROW} to a row.</p>"), plain_block(values, count)]
-    rows_word = (f"rows of {width:,} ({'the period' if width == r['period'] else 'a multiple of the period'})"
-                 if settled else f"rows of {width:,}")
-    scale = max(1, min(8, 720 // width))
-    parts += [
-        "<h2>Picture</h2>",
-        f'<figure><img class="grid" src="../{_e(png)}" alt="colour grid" '
-        f'style="width:{width * scale}px" loading="lazy">'
-        f"<figcaption>G(0) to G({shown - 1:,}), a cell each, {rows_word}; "
-        + ("one colour a value." if r["max_value"] < 16 else f"dark 0, light {r['max_value']:,}.")
-        + "</figcaption></figure>",
-        "<h2>Trajectory of readings</h2>",
-        _trajectory(r, readings_file),
-        _false_section(r),
-        _downloads(r, values, values_file),
-    ]
-    return page(f"{name}: grundy report", "\n".join(parts), "../", source)
+    count = min(FIRST_VALUES, len(values))
+    rows = (f"rows of {width:,} ({'the period' if width == r['period'] else 'a multiple of the period'})"
+            if settled else f"rows of {width:,}")
+    return _render(
+        "code.html", f"{name}: grundy report", "../", source, r=r, settled=settled,
+        heading=f"{name}: {known_as}" if known_as else name, summary=summary(r),
+        own=_facts_of(r, sparse, literature, settlement), literature=_literature(literature, list(same), known, r),
+        block=period_rows_of(values, r["start"], r["period"]) if settled else plain_lines(values, count),
+        count=count, plain_row=PLAIN_ROW,
+        grid={"file": png, "pixels": width * max(1, min(8, 720 // width)), "shown": shown, "rows": rows},
+        trajectory=_trajectory(r, readings_file), readings=len(r["false_readings"]),
+        formats=FORMATS, word=shell_word(name), downloads=_downloads(r, values, values_file),
+    )
 
 
 # ---------------------------------------------------------------- the index
 
 
-def _num_cell(x) -> str:
-    return "<td></td>" if x is None else f"<td>{x}</td>"
-
-
-def index_row(r: dict, extra: dict) -> str:
+def index_row(r: dict, extra: dict) -> dict:
     """One row of the index, as plain as it can be (4,095 of them): numbers as the script sorts them,
     the status coloured by the style sheet from the row's ``data-status``."""
-    settled = r["status"] == "settled"
-    cells = [f'<td><a href="codes/{_e(slug(r["code"]))}.html">{_e(r["code"])}</a></td>',
-             f"<td>{STATUS_WORDS[r['status']]}</td>",
-             _num_cell(r["start"]), _num_cell(r["period"]), _num_cell(r["window"]), _num_cell(r["max_value"]),
-             f"<td>{_e(extra.get('mask') or '')}</td>", _num_cell(extra.get("rare_heaps")),
-             f"<td>{PUBLISHED_WORDS[extra.get('published')]}</td>",
-             f"<td>{_e(extra.get('class') or '')}</td>",
-             _num_cell(len(r["false_readings"]) if settled else None)]
-    return f'<tr data-code="{_e(r["code"])}" data-status="{_e(r["status"])}">{"".join(cells)}</tr>'
+    return {"code": r["code"], "slug": slug(r["code"]), "status": r["status"],
+            "status_word": STATUS_WORDS[r["status"]], "start": r["start"], "period": r["period"],
+            "window": r["window"], "max_value": r["max_value"], "mask": extra.get("mask") or "",
+            "rare_heaps": extra.get("rare_heaps"), "published": PUBLISHED_WORDS[extra.get("published")],
+            "same": extra.get("class") or "",
+            "false_readings": len(r["false_readings"]) if r["status"] == "settled" else None}
 
 
-def _cards(t: dict) -> str:
-    cards = [f'<a class="card" href="#" data-status=""><b>{t["codes"]:,}</b>codes</a>']
-    cards += [f'<a class="card {s}" href="#status={s}" data-status="{s}"><b>{t[s]:,}</b>{_e(STATUS_WORDS[s])}</a>'
-              for s in STATUSES]
-    return f'<div class="cards">{"".join(cards)}</div>'
+def _statuses() -> list[tuple[str, str]]:
+    return [(s, STATUS_WORDS[s]) for s in STATUSES]
 
 
 def index_page(results: list[dict], extras: dict[str, dict], t: dict, source: str) -> str:
     """The index: the summary cards (each filters the table), then one sortable row per code."""
-    rows = "".join(index_row(r, extras.get(r["code"], {})) for r in results)
-    heads = "".join(f'<th data-col="{c}" data-type="{k}">{_e(label)}</th>' for c, label, k in INDEX_COLUMNS)
-    options = "".join(f'<option value="{s}">{_e(STATUS_WORDS[s])}</option>' for s in STATUSES)
     depth = ", ".join(f"{h:,}" for h in sorted({r["heaps"] for r in results})) or "–"
-    body = (
-        "<h1>Octal games: the catalogue</h1>"
-        f'<p class="muted">{t["codes"]:,} codes read to {depth} heaps. '
-        f'{t["right_first"]:,} settled codes were right from their first reading; {t["false_readings"]:,} '
-        'false readings on settled codes. <a href="tallies.html">All tallies and the reading study</a>.</p>'
-        + _cards(t)
-        + '<div class="controls"><label>Code <input id="filter" type="search" placeholder="·137, .13 or 13" '
-        'autocomplete="off"></label>'
-        f'<label>Status <select id="status"><option value="">any</option>{options}</select></label>'
-        '<span id="shown" class="muted"></span></div>'
-        f'<div class="wide"><table class="sortable" id="codes"><thead><tr>{heads}</tr></thead>'
-        f"<tbody>{rows}</tbody></table></div>"
-        '<p class="muted">Click a column to sort (again to reverse); empty cells sort last. “same values as”: '
-        "the first code with the same values to the same depth. False readings are counted on settled codes "
-        "only (an unsettled code has no final reading to call a reading false).</p>"
-    )
-    return page("grundy report: octal games", body, "", source)
+    return _render("index.html", "grundy report: octal games", "", source, t=t, depth=depth,
+                   statuses=_statuses(), columns=INDEX_COLUMNS,
+                   rows=[index_row(r, extras.get(r["code"], {})) for r in results])
 
 
 # ---------------------------------------------------------------- the tallies
@@ -484,7 +428,7 @@ def tally_figures(results: list[dict], t: dict) -> list[tuple[str, str]]:
         return [sum(a <= x < b or (b == 1.0 and x == 1.0) for x in xs) for a, b in itertools.pairwise(edges)]
 
     series = [("period 1", "#afb8c1", binned([fr["reach"] for fr in false if fr["period"] == 1]))]
-    series += [(svg.KIND_WORDS[k], svg.KIND_COLOURS[k],
+    series += [(legend.KIND_WORDS[k], legend.KIND_COLOURS[k],
                 binned([fr["reach"] for fr in false if fr["period"] > 1 and fr["kind"] == k])) for k in KINDS]
     needed = [r["repetitions_needed"] for r in settled]
     rep_bins = [(2, 2.5), (2.5, 3), (3, 4), (4, 6), (6, 10), (10, None)]
@@ -519,47 +463,10 @@ def tallies_page(results: list[dict], t: dict, known: set[str], source: str) -> 
         ("kinds (period > 1)", ", ".join(f"{k.replace('_', ' ')} {n}" for k, n in t["kinds"].items())),
         ("still believed by r repetitions", ", ".join(f"r = {r}: {n}" for r, n in t["believed"].items())),
     ]
-    table = "".join(
-        f'<tr><td class="{"text sub" if k.startswith(" ") else "text"}">{_e(k.strip())}</td><td>{_e(v)}</td></tr>'
-        for k, v in rows
+    return _render(
+        "tallies.html", "grundy report: tallies", "", source, t=t, statuses=_statuses(),
+        rows=[(label.strip(), value, label.startswith(" ")) for label, value in rows],
+        convincing=[{**fr, "href": _href(fr["code"], known, "codes/")} for fr in t["most_convincing"]],
+        heap0=[{**h, "href": _href(h["code"], known, "codes/")} for h in t["heap0"]],
+        figures=tally_figures(results, t),
     )
-    status = ", ".join(f'<a href="index.html#status={s}">{_e(STATUS_WORDS[s])} {t[s]:,}</a>' for s in STATUSES)
-    convincing = "".join(
-        f"<tr><td>{_code_link(fr['code'], known, 'codes/')}</td><td>{fr['period']:,}</td><td>{fr['start']:,}</td>"
-        f"<td>{fr['held_to']:,}</td><td>{fr['window']:,}</td><td>{fr['reach']:.3f}</td></tr>"
-        for fr in t["most_convincing"]
-    )
-    heap0 = "".join(f"<li>{_code_link(h['code'], known, 'codes/')}: period {h['period']} from heap {h['start']}, "
-                    f"window {h['window']}</li>" for h in t["heap0"])
-    figures = "".join(f'<figure class="svg">{s}<figcaption>{_e(c)}</figcaption></figure>'
-                      for s, c in tally_figures(results, t))
-    head = "".join(f'<th data-type="{k}">{c}</th>' for c, k in (("code", "text"), ("period", "num"),
-                                                                ("start", "num"), ("held to", "num"),
-                                                                ("window", "num"), ("reach", "num")))
-    body = (
-        f"<h1>Tallies of the survey</h1><p>{t['codes']:,} codes: {status}.</p>"
-        "<p class=\"muted\">Readings are scored on the settled codes only, each read up to its own "
-        "certificate depth: an unsettled code has no known truth to score a reading against.</p>"
-        f"<h2>How often a sweep that believed what it saw was wrong</h2><table>{table}</table>"
-        "<h2>The most convincing false readings</h2>"
-        + (f'<table class="sortable"><thead><tr>{head}</tr></thead><tbody>{convincing}</tbody></table>'
-           if convincing else "<p>None.</p>")
-        + "<h2>The reading study</h2>" + figures
-        + f"<h2>Heap 0 allowed</h2><p>{len(t['heap0'])} false readings reach their window when heap 0 may "
-        "start a period (so the rule must exclude it).</p>"
-        + (f"<ul>{heap0}</ul>" if heap0 else "")
-        + SOURCES
-    )
-    return page("grundy report: tallies", body, "", source)
-
-
-SOURCES = (
-    '<h2 id="sources">Sources</h2><p>The “in the literature” part of each code page comes from the published '
-    "tables of octal games: Achim Flammenkamp's tables as verified and extended by Tomek Czajka "
-    "(github.com/tczajka/octal-games), shipped with grundy with their commits (docs/findings/data/README.md). "
-    "Each code of one to three digits is mapped to a listed game that is the same game; the game is "
-    "<em>trivial</em> (a period found below 1,000 heaps), <em>solved</em> (a period found further) or "
-    "<em>unsolved</em>. An equivalent game may count heaps from another point, so a start is compared only "
-    "where the listing is the code's own or its listed values are found among ours. OEIS numbers: A002186 "
-    "(·77, Kayles) and A002187 (·137, Dawson's Chess), the values from heap 0.</p>"
-)

@@ -2,18 +2,18 @@
 
 In rows as wide as the period (or a multiple of it) a periodic sequence is
 a stack of identical rows, so periodicity, and where it sets in, shows at a
-glance; a growing sequence shows as a gradient.  The image is written by
-this module (a palette PNG, one byte per heap, deflated): for 10,000 heaps it
-is a few kilobytes, where an SVG with a rectangle per heap would be hundreds.
+glance; a growing sequence shows as a gradient.  The image is a palette PNG,
+one byte per heap, written by Pillow: for 10,000 heaps it is a few kilobytes,
+where an SVG with a rectangle per heap would be hundreds.
 """
 
 from __future__ import annotations
 
-import struct
-import zlib
+import io
 from functools import cache
 
 import numpy as np
+from PIL import Image
 
 CATEGORICAL = (
     "1f77b4", "ff7f0e", "2ca02c", "d62728", "9467bd", "8c564b", "e377c2", "7f7f7f",
@@ -78,19 +78,13 @@ def cells(values: np.ndarray, width: int, start: int | None = None) -> np.ndarra
     return flat.reshape(rows, width)
 
 
-def _chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-
 def png(values: np.ndarray, width: int, start: int | None = None) -> bytes:
     """The grid of ``values`` in rows of ``width`` as PNG bytes (palette colour, 8 bits a pixel)."""
     grid = cells(values, width, start)
     rows, cols = grid.shape
-    raw = np.zeros((rows, cols + 1), dtype=np.uint8)
-    raw[:, 1:] = grid
+    image = Image.frombytes("P", (cols, rows), grid.tobytes())
     top = int(np.max(values)) if len(values) else 0
-    return (b"\x89PNG\r\n\x1a\n"
-            + _chunk(b"IHDR", struct.pack(">IIBBBBB", cols, rows, 8, 3, 0, 0, 0))
-            + _chunk(b"PLTE", _palette(top < len(CATEGORICAL)))
-            + _chunk(b"IDAT", zlib.compress(raw.tobytes(), 9))
-            + _chunk(b"IEND", b""))
+    image.putpalette(_palette(top < len(CATEGORICAL)))
+    out = io.BytesIO()
+    image.save(out, format="PNG", compress_level=9)
+    return out.getvalue()

@@ -30,15 +30,17 @@ from .._version import __version__
 from ..catalogue import Catalogue, CatalogueError
 from ..codes import parse
 from ..tallies import tallies
-from . import pages, picture
+from ..trajectory import KINDS
+from . import legend, pages, picture
+from .formats import PLAIN_ROW
 from .literature import data_digest, equivalent, literature, published_status
 
 DRAWN_BY = (
-    "present/site.py", "present/pages.py", "present/svg.py", "present/picture.py", "present/formats.py",
-    "present/literature.py", "report_assets/page.html", "report_assets/report.css", "report_assets/site.js",
+    "present/site.py", "present/pages.py", "present/svg.py", "present/legend.py", "present/picture.py",
+    "present/formats.py", "present/literature.py", "report_assets/report.css", "report_assets/site.js",
 )
-"""The files that draw a code page: when one changes, the next run redraws every page."""
-ASSETS = ("report.css", "site.js")
+"""The files that draw a code page, with every template (``present/templates``): when one changes,
+the next run redraws every page."""
 SHARED = ("grids", "values", "readings")
 """Folders of files that codes with the same values share, named by the values' checksum."""
 GRID_UNSETTLED = 100
@@ -46,6 +48,22 @@ GRID_UNSETTLED = 100
 GRID_ROWS_PAST = 8
 """A settled code's grid goes at least this many rows past its certificate depth (the rest repeats
 them), to a multiple of as many rows, so that codes whose windows differ only by ``t`` share it."""
+
+
+def script_constants() -> dict:
+    """What ``site.js`` reads instead of restating it: the kinds' cell words and colours
+    (:mod:`~grundy.present.legend`) in the order of :data:`grundy.trajectory.KINDS` (a page's
+    readings give each one's kind as an index into it), the colours of open and final readings, and
+    how many values a plain row of the downloads holds."""
+    return {"kinds": [legend.KIND_CELLS[k] for k in KINDS], "kindColours": [legend.KIND_COLOURS[k] for k in KINDS],
+            "openColour": legend.OPEN_COLOUR, "finalColour": legend.FINAL_COLOUR, "plainRow": PLAIN_ROW}
+
+
+def site_script() -> str:
+    """The site's script: :func:`script_constants` as ``grundyConstants``, then ``report_assets/site.js``."""
+    constants = json.dumps(script_constants(), ensure_ascii=False, separators=(",", ":"))
+    source = (resources.files("grundy") / "report_assets" / "site.js").read_text("utf-8")
+    return f"var grundyConstants={constants};\n{source}"
 
 
 @dataclass
@@ -90,8 +108,10 @@ def _sparse(result: dict) -> dict | None:
 @cache
 def _drawing() -> str:
     digest = hashlib.sha256(__version__.encode())
-    for name in DRAWN_BY:
-        digest.update((resources.files("grundy") / name).read_bytes())
+    root = resources.files("grundy")
+    templates = sorted((root / "present" / "templates").iterdir(), key=lambda t: t.name)
+    for file in [root / name for name in DRAWN_BY] + templates:
+        digest.update(file.read_bytes())
     digest.update(data_digest().encode())
     return digest.hexdigest()
 
@@ -229,8 +249,8 @@ def write_report(
     out = Path(out)
     for folder in ("codes", "assets", *SHARED):
         (out / folder).mkdir(parents=True, exist_ok=True)
-    for name in ASSETS:
-        (out / "assets" / name).write_bytes((resources.files("grundy") / "report_assets" / name).read_bytes())
+    (out / "assets" / "report.css").write_bytes((resources.files("grundy") / "report_assets" / "report.css").read_bytes())
+    (out / "assets" / "site.js").write_text(site_script(), "utf-8")
     source = catalogue.path.name
     results = choose(catalogue.results(heaps=heaps))
     known = {r["code"] for r in results}

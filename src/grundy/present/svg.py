@@ -12,9 +12,8 @@ from __future__ import annotations
 import html
 import math
 
-KIND_COLOURS = {"right_period_wrong_start": "#1f77b4", "dividing": "#ff7f0e", "unrelated": "#7f7f7f"}
-KIND_WORDS = {"right_period_wrong_start": "right period, wrong start", "dividing": "period dividing the final one",
-              "unrelated": "unrelated period"}
+from markupsafe import Markup
+
 WIDTH = 720
 LEFT, RIGHT = 64, 16
 FONT = 'font-family="system-ui, sans-serif" font-size="11"'
@@ -70,14 +69,20 @@ def _y_axis(sy: _Scale, lo: int, hi: int, label: str, top: float, bottom: float)
     return "".join(out)
 
 
-def _svg(height: float, body: str, title: str) -> str:
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {_num(height)}" role="img" '
+def _svg(height: float, body: str, title: str) -> Markup:
+    """The figure as markup a template prints as is.
+
+    Safe: every text and colour in it (titles, labels, names) passed through :func:`_e`, and every
+    other value is a number this module formats.
+    """
+    return Markup(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {_num(height)}" role="img" '
             f'{FONT}><title>{_e(title)}</title>{body}</svg>')
 
 
 def bars(labels: list[str], series: list[tuple[str, str, list[int]]], *, title: str, xlabel: str,
-         ylabel: str) -> str:
-    """A bar chart of counts, one bar per label, ``series`` (name, colour, counts) stacked."""
+         ylabel: str) -> Markup:
+    """A bar chart of counts, one bar per label, ``series`` (name, colour, counts) stacked (markup
+    built from escaped parts: :func:`_svg`)."""
     totals = [sum(s[2][i] for s in series) for i in range(len(labels))]
     top = max(totals, default=0) or 1
     height = 230
@@ -93,7 +98,7 @@ def bars(labels: list[str], series: list[tuple[str, str, list[int]]], *, title: 
             if counts[i]:
                 parts.append(f'<rect x="{_num(round(x, 1))}" y="{_num(sy(base + counts[i]))}" '
                              f'width="{_num(round(slot * 0.7, 1))}" '
-                             f'height="{_num(round(sy(base) - sy(base + counts[i]), 1))}" fill="{colour}"/>')
+                             f'height="{_num(round(sy(base) - sy(base + counts[i]), 1))}" fill="{_e(colour)}"/>')
             base += counts[i]
         cx = _num(round(x + slot * 0.35, 1))
         parts.append(f'<text x="{cx}" y="{_num(sy(totals[i]) - 3)}" text-anchor="middle">{totals[i]:,}</text>'
@@ -104,6 +109,6 @@ def bars(labels: list[str], series: list[tuple[str, str, list[int]]], *, title: 
     if len(series) > 1:
         x = WIDTH - RIGHT - 200
         for k, (name, colour, _) in enumerate(series):
-            parts.append(f'<rect x="{x}" y="{26 + 14 * k}" width="10" height="10" fill="{colour}"/>'
+            parts.append(f'<rect x="{x}" y="{26 + 14 * k}" width="10" height="10" fill="{_e(colour)}"/>'
                          f'<text x="{x + 14}" y="{35 + 14 * k}">{_e(name)}</text>')
     return _svg(height, "".join(parts), title)

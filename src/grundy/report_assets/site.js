@@ -1,9 +1,12 @@
 // The grundy site's script: sortable tables, the index's filters (kept in the URL hash, so the
 // back button and links restore a view), the paged table of false readings, and the value
 // downloads, written here in the formats of grundy.present.formats. Plain DOM, nothing fetched.
-"use strict";
+// The site writes the words and colours it reads before it (grundyConstants, from
+// grundy.present.site.script_constants); each page's readings carry their kinds (grundyKinds).
 
 (function () {
+  "use strict";
+  var C = window.grundyConstants;
   var each = function (list, f) { Array.prototype.forEach.call(list, f); };
 
   // ------------------------------------------------------------ sorting
@@ -131,13 +134,8 @@
 
   var PAGE = 50;
 
-  var KINDS = ["right period, wrong start", "dividing", "unrelated"];
-
-  // The kind of a false reading against the final period (docs/readings.md: right period, dividing, unrelated).
-  function kindOf(period, final) { return period === final ? 0 : final % period === 0 ? 1 : 2; }
-
-  // Rows [start, period, first, last, held to, window] gain reach and, on a settled code, kind and
-  // whether they started before the final start.
+  // Rows [start, period, first, last, held to, window, kind] gain reach and, on a settled code, keep
+  // their kind and say whether they started before the final start.
   var COLUMNS = ["start", "period", "first depth", "last reported", "held to", "window", "reach", "kind",
                  "before the final start"];
 
@@ -154,10 +152,10 @@
     box.className = "wide";
     box.appendChild(table);
     box.appendChild(pager);
-    var final = Number(figure.getAttribute("data-period")), finalStart = Number(figure.getAttribute("data-start"));
+    var finalStart = Number(figure.getAttribute("data-start"));
     var data = readings(figure).map(function (r) {
-      var row = r.concat([r[4] / r[5]]);
-      return settled ? row.concat([kindOf(r[1], final), r[0] < finalStart ? 1 : 0]) : row;
+      var row = r.slice(0, 6).concat([r[4] / r[5]]);
+      return settled ? row.concat([r[6], r[0] < finalStart ? 1 : 0]) : row;
     });
     var page = 0;
     var numeric = Array.prototype.map.call(table.tHead.rows[0].cells, function (h) { return h.getAttribute("data-type") === "num"; });
@@ -165,7 +163,7 @@
     function text(row, i) {
       var x = row[i];
       if (i === 6) return x.toFixed(3);
-      if (i === 7) return KINDS[x];
+      if (i === 7) return C.kinds[x];
       if (i === 8) return x ? "yes" : "no";
       return x.toLocaleString("en-US");
     }
@@ -231,9 +229,9 @@
     }
     if (fmt === "text") {
       var wv = widest(values), lab = thousands(Math.max(values.length - 1, 0)).length;
-      out.push("# " + d.code + ": G(n) for n = 0 to " + thousands(values.length - 1) + ", 10 to a row");
-      for (i = 0; i < values.length; i += 10) {
-        out.push(pad(thousands(i), lab) + "  " + values.slice(i, i + 10).map(function (v) { return pad(v, wv); }).join(" "));
+      out.push("# " + d.code + ": G(n) for n = 0 to " + thousands(values.length - 1) + ", " + C.plainRow + " to a row");
+      for (i = 0; i < values.length; i += C.plainRow) {
+        out.push(pad(thousands(i), lab) + "  " + values.slice(i, i + C.plainRow).map(function (v) { return pad(v, wv); }).join(" "));
       }
       return out.join("\n") + "\n";
     }
@@ -297,20 +295,21 @@
 
   // ------------------------------------------------------------ the trajectory of readings
 
-  // The false readings [start, period, first depth, last depth, held to, window] from the flat list
-  // of the readings file (five differences a reading, see grundy.present.pages.readings_script).
+  // The false readings [start, period, first depth, last depth, held to, window, kind] from the flat
+  // list of the readings file (five differences a reading, then the kinds of a settled code's, see
+  // grundy.present.pages.readings_script).
   function readings(figure) {
-    var flat = window.grundyReadings || [], out = [], start = 0;
+    var flat = window.grundyReadings || [], kinds = window.grundyKinds || [], out = [], start = 0;
     var t = Number(figure.getAttribute("data-t")), parts = Number(figure.getAttribute("data-parts"));
     for (var i = 0; i < flat.length; i += 5) {
       start += flat[i];
       var p = flat[i + 1], first = start + flat[i + 2], last = first + flat[i + 3];
-      out.push([start, p, first, last, last + flat[i + 4], parts * (start + p) + t]);
+      out.push([start, p, first, last, last + flat[i + 4], parts * (start + p) + t, kinds[i / 5]]);
     }
     return out;
   }
 
-  var KIND_COLOURS = ["#1f77b4", "#ff7f0e", "#7f7f7f"], OPEN_COLOUR = "#8250df", FINAL = "#1d1d1f";
+  var FINAL = C.finalColour;
   var W = 720, LEFT = 64, RIGHT = 16;
 
   // At most `most` round integer ticks from lo to hi (1, 2 or 5 times a power of 10), as svg.ticks.
@@ -342,7 +341,7 @@
     var paths = {}, parts = [];
     function add(kind, colour, d) { var k = kind + " " + colour; (paths[k] = paths[k] || []).push(d); }
     rows.forEach(function (r, i) {
-      var colour = settled ? KIND_COLOURS[kindOf(r[1], period)] : OPEN_COLOUR, y = Math.round((y0 + (i + 0.5) * row) * 100) / 100;
+      var colour = settled ? C.kindColours[r[6]] : C.openColour, y = Math.round((y0 + (i + 0.5) * row) * 100) / 100;
       add("step", colour, "M" + sx(r[2]) + " " + sy(r[1]) + "H" + sx(r[3] + 1));
       add("thin", colour, "M" + sx(r[0]) + " " + y + "H" + sx(Math.min(r[4], end)));
       add("bar", colour, "M" + sx(r[2]) + " " + y + "H" + sx(r[3] + 1));
