@@ -20,12 +20,11 @@ from hypothesis import strategies as st
 
 from conftest import examples
 from grundy.catalogue import Catalogue
-from grundy.codes import family
+from grundy.codes import family, file_name
 from grundy.engine import compute
 from grundy.figures.trajectory import plot
 from grundy.present import legend, pages, picture
 from grundy.present.literature import literature, published_status
-from grundy.present.pages import slug
 from grundy.present.site import code_files, script_constants, values_script, write_report
 from grundy.present.svg import ticks
 from grundy.published import game
@@ -83,7 +82,7 @@ def target(page: Path, ref: str) -> Path:
 
 
 def page_of(root: Path, code: str) -> str:
-    return (root / "site" / "codes" / f"{slug(code)}.html").read_text("utf-8")
+    return (root / "site" / "codes" / f"{file_name(code)}.html").read_text("utf-8")
 
 
 def script_json(text: str, name: str):
@@ -138,7 +137,7 @@ def test_one_row_and_one_page_per_code(site):
     assert sorted(code for code, _ in index.rows) == sorted(CODES)
     assert dict(index.rows)["·137"] == "settled" and dict(index.rows)["·6"] == "growing"
     pages = sorted(p.name for p in (root / "site" / "codes").glob("*.html"))
-    assert pages == sorted(f"{slug(c)}.html" for c in CODES)
+    assert pages == sorted(f"{file_name(c)}.html" for c in CODES)
 
 
 def test_every_link_resolves_and_every_grid_is_a_png(site):
@@ -384,7 +383,7 @@ def test_rerun_writes_only_new_pages_and_drops_old_ones(tmp_path):
     with Catalogue(db) as cat:
         run(codes[:2], cat, heaps=600)
         first = write_report(cat, out)
-        kept = out / "codes" / f"{slug(codes[0])}.html"
+        kept = out / "codes" / f"{file_name(codes[0])}.html"
         stamp = kept.stat().st_mtime_ns
         again = write_report(cat, out)
         run(codes[2:3], cat, heaps=600)
@@ -404,10 +403,10 @@ def test_rerun_writes_only_new_pages_and_drops_old_ones(tmp_path):
 
 
 def test_file_names_are_ascii_and_distinct():
-    names = [slug(str(c)) for c in family(3)] + [slug("4·07"), slug("0x·9"), slug("0x4·9")]
+    names = [file_name(str(c)) for c in family(3)] + [file_name("4·07"), file_name("0x·9"), file_name("0x4·9")]
     assert len(set(names)) == len(names)
     assert all(n.isascii() and "/" not in n for n in names)
-    assert (slug("·137"), slug("4·07"), slug("0x·9")) == ("0.137", "4.07", "0x0.9")
+    assert (file_name("·137"), file_name("4·07"), file_name("0x·9")) == ("0.137", "4.07", "0x0.9")
 
 
 def test_cli(tmp_path):

@@ -24,7 +24,7 @@ from markupsafe import Markup
 
 from .._version import __version__
 from ..classes import RareClass
-from ..codes import file_safe, game_name, parse, shell_word
+from ..codes import file_name, game_name, parse, shell_word
 from ..growth import STATUS_WORDS, STATUSES
 from ..trajectory import KINDS
 from . import legend, svg
@@ -57,15 +57,6 @@ INDEX_COLUMNS = (
     ("class", "same values as", "text"),
     ("false_readings", "false readings", "num"),
 )
-
-
-def slug(code: str) -> str:
-    """The ASCII file name of a code's page: ``·137`` → ``0.137``, ``4·07`` → ``4.07``, ``0x·9`` → ``0x0.9``,
-    ``4!·`` → ``4u`` (no ``!`` in a file name: :func:`grundy.codes.file_safe`)."""
-    head, _, digits = file_safe(code).partition("·")
-    if head in ("", "0x"):
-        head += "0"
-    return f"{head}.{digits}" if digits else head
 
 
 def _fmt(x) -> str:
@@ -126,7 +117,7 @@ def window_formula(code: str) -> str:
 
 def _href(code: str, known: set[str], root: str = "") -> str | None:
     """The link to a code's page from a page in ``root``, or None where the site has none."""
-    return f"{root}{slug(code)}.html" if code in known else None
+    return f"{root}{file_name(code)}.html" if code in known else None
 
 
 # ---------------------------------------------------------------- one code
@@ -364,7 +355,7 @@ def code_page(result: dict, values, *, literature: Literature, grid: tuple[str, 
 def index_row(r: dict, extra: dict) -> dict:
     """One row of the index, as plain as it can be (4,095 of them): numbers as the script sorts them,
     the status coloured by the style sheet from the row's ``data-status``."""
-    return {"code": r["code"], "slug": slug(r["code"]), "status": r["status"],
+    return {"code": r["code"], "slug": file_name(r["code"]), "status": r["status"],
             "status_word": STATUS_WORDS[r["status"]], "start": r["start"], "period": r["period"],
             "window": r["window"], "max_value": r["max_value"], "mask": extra.get("mask") or "",
             "rare_heaps": extra.get("rare_heaps"), "published": PUBLISHED_WORDS[extra.get("published")],

@@ -28,7 +28,7 @@ import numpy as np
 
 from .._version import __version__
 from ..catalogue import Catalogue, CatalogueError
-from ..codes import parse
+from ..codes import file_name, parse
 from ..tallies import tallies
 from ..trajectory import KINDS
 from . import legend, pages, picture
@@ -187,7 +187,7 @@ def readings_file(result: dict) -> str | None:
 def code_files(result: dict) -> tuple[str, ...]:
     """The files of one code page, relative to the site's folder (the page first, then shared ones)."""
     shared = (grid_file(result), values_file(result), readings_file(result))
-    return (f"codes/{pages.slug(result['code'])}.html",) + tuple(f for f in shared if f)
+    return (f"codes/{file_name(result['code'])}.html",) + tuple(f for f in shared if f)
 
 
 def _write_code(result, values, sparse: dict | None, out: Path, source: str, same: list[str],
@@ -207,7 +207,7 @@ def _write_code(result, values, sparse: dict | None, out: Path, source: str, sam
                            same=same, known=known, values_file=f"../{extra}" if extra else None,
                            readings_file=f"../{readings}" if readings else None, source=source,
                            settlement=settlement)
-    (out / "codes" / f"{pages.slug(result['code'])}.html").write_text(html, "utf-8")
+    (out / "codes" / f"{file_name(result['code'])}.html").write_text(html, "utf-8")
 
 
 def _load_manifest(path: Path) -> dict[str, str]:
@@ -271,7 +271,7 @@ def write_report(
             todo.append(r)
     removed = [code for code in old if code not in known]
     for code in removed:
-        (out / "codes" / f"{pages.slug(code)}.html").unlink(missing_ok=True)
+        (out / "codes" / f"{file_name(code)}.html").unlink(missing_ok=True)
     done = len(page_done)
     if on_page is not None:
         on_page(done, len(results))
