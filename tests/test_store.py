@@ -18,7 +18,7 @@ from grundy.engine import compute, compute_with_stats, sparse
 from grundy.errors import SequenceFileError, StoreError, UsageError
 from grundy.periods import arithmetic_reading, reading
 from grundy.sequence import Sequence, StoredSequence, streamed_reading
-from naive_reading import naive_reading
+from naive import naive_reading
 
 SMALL = 1000
 """A chunk size that makes every test store cross many chunks."""

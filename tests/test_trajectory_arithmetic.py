@@ -10,7 +10,7 @@ from grundy.codes import family
 from grundy.engine import compute
 from grundy.periods import arithmetic_reading, held_to, window
 from grundy.trajectory import readings, trajectory
-from naive_reading import naive_reading
+from naive import naive_reading
 
 
 def naive_arithmetic_readings(g):

@@ -1,19 +1,67 @@
-"""Readings and trajectories by their definitions (docs/periodicity.md, docs/readings.md).
+"""The naive twins: every fast path's slow, obviously correct counterpart, in one place.
 
-Slow on purpose: the tests' truth.
-
-Every depth is read again from scratch; nothing is shared with ``grundy.trajectory``.
+Each one computes by the definition (docs/periodicity.md, docs/readings.md), slow on
+purpose, and shares no code with the function it checks; the tests compare the two on many
+codes and depths.
 """
 
 from __future__ import annotations
 
 import itertools
 
+import numpy as np
+
+from grundy.codes import Code, parse
+
+# ---------------------------------------------------------------- values
+
+
+def wrong_heaps(code: Code | str, values) -> list[int]:
+    """Twin of ``grundy.engine.compute``: the heaps whose value is not the mex of their options'.
+
+    Checking that at every heap proves the whole sequence by induction, at the cost of one
+    numpy pass per heap: far cheaper than the plain-Python reference at depths of ten thousand
+    heaps, and sharing no code with the engines (two-heap moves only).
+    """
+    code = parse(code)
+    if code.hexadecimal:
+        raise ValueError("three-heap moves are not covered here; use the reference engine")
+    g = np.asarray(values, dtype=np.int64)
+    bad = []
+    for n in range(1, g.size):
+        options = []
+        for k in code.take_all:
+            if k == n:
+                options.append(np.zeros(1, np.int64))
+        for k in code.leave_one:
+            if 1 <= k < n:
+                options.append(g[n - k : n - k + 1])
+        for k in code.split_two:
+            m = n - k
+            if m >= 2:
+                a = np.arange(1, m // 2 + 1)
+                if k in code.unequal:  # '!': the two heaps must differ
+                    a = a[a != m - a]
+                options.append(g[a] ^ g[m - a])
+        seen = np.unique(np.concatenate(options)) if options else np.zeros(0, np.int64)
+        gaps = np.flatnonzero(seen != np.arange(seen.size))
+        mex = int(gaps[0]) if gaps.size else int(seen.size)
+        if mex != g[n]:
+            bad.append(n)
+    return bad
+
+
+# ---------------------------------------------------------------- readings and trajectories
+# Every depth is read again from scratch; nothing is shared with ``grundy.trajectory``.
+
 
 def naive_reading(g, d, lo=1, arithmetic=False):
-    """``(s, p)``: the earliest ``s >= lo``, then smallest ``p``, with ``G(i + p) = G(i) (+ S)``
-    on ``G(lo..d-1)`` and ``d - s >= 2p`` (``3p`` for an arithmetic reading, whose saltus two
-    periods would only define, never confirm)."""
+    """Twin of ``grundy.periods.reading`` and ``arithmetic_reading``: ``(s, p)`` at depth ``d``.
+
+    The earliest ``s >= lo``, then smallest ``p``, with ``G(i + p) = G(i) (+ S)`` on
+    ``G(lo..d-1)`` and ``d - s >= 2p`` (``3p`` for an arithmetic reading, whose saltus two
+    periods would only define, never confirm).
+    """
     reps = 3 if arithmetic else 2
     for s in range(lo, d):
         for p in range(1, (d - s) // reps + 1):
@@ -26,11 +74,11 @@ def naive_reading(g, d, lo=1, arithmetic=False):
 
 
 def kmp_reading(g, d, lo=1):
-    """The same reading by another route: the longest suffix of ``G(lo..d-1)`` with exponent >= 2.
+    """Twin of ``grundy.periods.reading`` by another route than ``naive_reading``'s.
 
-    Read backwards, the suffix of length ``L`` is a prefix of the reversed
-    sequence; its smallest period is ``L - border(L)`` (Knuth–Morris–Pratt),
-    and it repeats twice when that is at most ``L / 2``.
+    The longest suffix of ``G(lo..d-1)`` with exponent >= 2.  Read backwards, the suffix of
+    length ``L`` is a prefix of the reversed sequence; its smallest period is
+    ``L - border(L)`` (Knuth–Morris–Pratt), and it repeats twice when that is at most ``L / 2``.
     """
     r = g[lo:d][::-1]
     border = [0] * (len(r) + 1)
@@ -48,11 +96,12 @@ def kmp_reading(g, d, lo=1):
 
 
 def naive_readings(g, lo=1, reader=naive_reading):
-    """The reading at every depth ``0..len(g)``."""
+    """Twin of ``grundy.trajectory.readings``: the reading at every depth ``0..len(g)``."""
     return [reader(g, d, lo) for d in range(len(g) + 1)]
 
 
 def naive_held_to(g, s, p):
+    """Twin of ``grundy.periods.held_to``: the first heap breaking the period ``p`` from ``s``."""
     for i in range(s, len(g) - p):
         if g[i] != g[i + p]:
             return i + p
@@ -60,7 +109,7 @@ def naive_held_to(g, s, p):
 
 
 def naive_trajectory(g, t, parts=2, heap0=False, reader=naive_reading):
-    """The ``grundy readings --json`` fields (plus ``believed``), each by its definition."""
+    """Twin of ``grundy.trajectory.trajectory``: its JSON fields and ``believed``, by definition."""
     n = len(g)
 
     def window(s, p):
