@@ -1,19 +1,29 @@
 """The naive twins: every fast path's slow, obviously correct counterpart, in one place.
 
-Each one computes by the definition (docs/periodicity.md, docs/readings.md), slow on
-purpose, and shares no code with the function it checks; the tests compare the two on many
-codes and depths.
+Each one computes by the definition (docs/periodicity.md, docs/readings.md,
+docs/rare-classes.md, docs/counts.md), slow on purpose, and shares no code with the function
+it checks; the tests compare the two on many codes and depths.  The reference engine
+(``grundy.engine.reference``) is a library module and stays there; ``ref`` only hands its
+values over as an array.
 """
 
 from __future__ import annotations
 
 import itertools
+from functools import cache
 
 import numpy as np
 
+from grundy import rare as R
 from grundy.codes import Code, parse
+from grundy.engine.reference import grundy_values, option_values
 
 # ---------------------------------------------------------------- values
+
+
+def ref(code, heaps):
+    """Twin of the fast engines (``grundy.engine.compute``): the reference engine's values."""
+    return np.array(grundy_values(parse(code), heaps))
 
 
 def wrong_heaps(code: Code | str, values) -> list[int]:
@@ -100,12 +110,34 @@ def naive_readings(g, lo=1, reader=naive_reading):
     return [reader(g, d, lo) for d in range(len(g) + 1)]
 
 
+def naive_arithmetic_readings(g):
+    """Twin of ``grundy.trajectory.readings(arithmetic=True)``: every depth's arithmetic reading."""
+    return [naive_reading(g, d, arithmetic=True) for d in range(len(g) + 1)]
+
+
 def naive_held_to(g, s, p):
     """Twin of ``grundy.periods.held_to``: the first heap breaking the period ``p`` from ``s``."""
     for i in range(s, len(g) - p):
         if g[i] != g[i + p]:
             return i + p
     return len(g)
+
+
+def naive_runs(reads, last):
+    """Twin of the runs of ``grundy.trajectory.trajectory``'s false readings, by their definition.
+
+    Maximal runs of consecutive depths ``0..last`` with the same reading: ``(s, p, first, last)``.
+    """
+    out, d = [], 0
+    while d <= last:
+        r = reads[d]
+        e = d
+        while r is not None and e + 1 <= last and reads[e + 1] == r:
+            e += 1
+        if r is not None:
+            out.append((*r, d, e))
+        d = e + 1
+    return out
 
 
 def naive_trajectory(g, t, parts=2, heap0=False, reader=naive_reading):
@@ -178,3 +210,147 @@ def naive_trajectory(g, t, parts=2, heap0=False, reader=naive_reading):
             for r in range(2, 7)
         },
     }
+
+
+# ---------------------------------------------------------------- rare heaps
+
+
+def naive_rare(values, mask, pi):
+    """Twin of ``grundy.engine.sparse.rare_heaps``: the heaps ``x >= 1`` in the engine's class."""
+    out = []
+    for x in range(1, len(values)):
+        p = (int(values[x]) & mask.mask).bit_count() % 2
+        if mask.position:
+            p ^= x & 1
+            if p == pi:
+                out.append(x)
+        elif p == 0:
+            out.append(x)
+    return out
+
+
+# ---------------------------------------------------------------- move and split counts, ledger
+
+
+def brute(code: Code, g, v, lo, hi):
+    """Twin of ``grundy.rare.counts``: move and split counts, heap by heap.
+
+    Move counts from ``reference.option_values``, split counts from the pairs (a, b) themselves.
+    """
+    gl = [int(x) for x in g]
+    moves = [option_values(code, gl, n).count(v) for n in range(lo, hi)]
+    splits = [
+        sum(
+            1
+            for k in code.split_two
+            for a in range(1, (n - k) // 2 + 1)
+            if gl[a] ^ gl[n - k - a] == v
+        )
+        for n in range(lo, hi)
+    ]
+    return moves, splits
+
+
+def brute_ledger(code: Code, g, v, mask):
+    """Twin of ``grundy.rare.ledger``: what each rare heap supplies, and supplies alone."""
+    cls = R.RareClass(mask)
+    gl = [int(x) for x in g]
+    supplies, sole = {}, {}
+    for n in range(1, len(gl)):
+        suppliers, splits = set(), 0
+        for k in code.split_two:
+            for a in range(1, (n - k) // 2 + 1):
+                b = n - k - a
+                if gl[a] ^ gl[b] == v:
+                    assert cls.holds(gl[a]) != cls.holds(gl[b])  # exactly one rare part
+                    suppliers.add(a if cls.holds(gl[a]) else b)
+                    splits += 1
+        for r in suppliers:
+            supplies[r] = supplies.get(r, 0) + 1
+        if len(suppliers) == 1 and option_values(code, gl, n).count(v) == splits:
+            (r,) = suppliers
+            sole[r] = sole.get(r, 0) + 1
+    return supplies, sole
+
+
+# ---------------------------------------------------------------- positions
+
+
+def naive_moves(digits, heaps):
+    """Twin of the moves ``grundy.position`` weighs: every position one move leaves.
+
+    Enumerated from the digits alone (no Sprague–Grundy theory).
+    """
+    out = set()
+    for i, n in enumerate(heaps):
+        rest = heaps[:i] + heaps[i + 1 :]
+        for k, d in enumerate(digits):
+            r = n - k
+            if r < 0 or (k == 0 and r == 0):
+                continue
+            parts = []
+            if d & 1 and r == 0:
+                parts.append(())
+            if d & 2 and k and r:
+                parts.append((r,))
+            if d & 4:
+                parts += [(a, r - a) for a in range(1, r)]
+            if d & 8:
+                parts += [(a, b, r - a - b) for a in range(1, r) for b in range(1, r - a)]
+            for p in parts:
+                out.add(tuple(sorted(x for x in rest + p if x)))
+    return out
+
+
+def naive_tree_value(digits):
+    """Twin of ``grundy.position``'s value: a game-tree search, the mex of each position's moves."""
+
+    @cache
+    def value(heaps):
+        seen = {value(m) for m in naive_moves(digits, heaps)}
+        v = 0
+        while v in seen:
+            v += 1
+        return v
+
+    return value
+
+
+def naive_winning(code, g, heaps) -> set[tuple[int, ...]]:
+    """Twin of ``grundy.position``'s winning moves: every move to a position worth 0.
+
+    Each part's value is read from ``g``.
+    """
+    out = set()
+    for after in naive_moves(code.digits, tuple(sorted(h for h in heaps if h))):
+        v = 0
+        for x in after:
+            v ^= int(g[x])
+        if v == 0:
+            out.add(after)
+    return out
+
+
+# ---------------------------------------------------------------- the store's checksum
+
+
+def fletcher_loop(values) -> int:
+    """Twin of ``grundy.store.fletcher32``: ogsolve's loop, word by word.
+
+    The published programs' checksum (Beling's main.rs).
+    """
+    s0 = s1 = 0
+    for v in values:
+        s0 = (s0 + int(v)) % 65536
+        s1 = (s1 + s0) % 65536
+    return (s1 << 16) | s0
+
+
+# ---------------------------------------------------------------- the campaign
+
+
+def first_difference(a: str, b: str, heaps: int) -> int | None:
+    """Twin of ``grundy.campaign.parting``: the first heap where two codes' values differ."""
+    x, y = (np.array(grundy_values(parse(c), heaps)) for c in (a, b))
+    diff = np.flatnonzero(x != y)
+    return int(diff[0]) if diff.size else None
