@@ -215,18 +215,18 @@ def naive_trajectory(g, t, parts=2, heap0=False, reader=naive_reading):
 # ---------------------------------------------------------------- rare heaps
 
 
-def naive_rare(values, mask, pi):
-    """Twin of ``grundy.engine.sparse.rare_heaps``: the heaps ``x >= 1`` in the engine's class."""
-    out = []
-    for x in range(1, len(values)):
-        p = (int(values[x]) & mask.mask).bit_count() % 2
-        if mask.position:
-            p ^= x & 1
-            if p == pi:
-                out.append(x)
-        elif p == 0:
-            out.append(x)
-    return out
+def naive_rare(values, mask, parity=0, position=False, split_parity=None):
+    """Twin of ``grundy.classes.rare_heaps``: the heaps ``x >= 1`` whose class bit is ``parity``.
+
+    The class bit is the parity of ``values[x] & mask``, plus ``x + split_parity`` for a
+    position class.
+    """
+    return [
+        x
+        for x in range(1, len(values))
+        if ((int(values[x]) & mask).bit_count() + (x + split_parity if position else 0)) % 2
+        == parity
+    ]
 
 
 # ---------------------------------------------------------------- move and split counts, ledger

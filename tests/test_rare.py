@@ -15,7 +15,7 @@ from grundy.engine import compute
 from grundy.engine.reference import option_values
 from grundy.errors import UsageError
 from grundy.present.text import ledger_summary
-from naive import brute, brute_ledger
+from naive import brute, brute_ledger, naive_rare
 
 # heap:            0  1  2  3  4  5  6  7  8  9
 HAND = np.array([0, 1, 2, 3, 0, 5, 1, 4, 7, 2], dtype=np.uint8)
@@ -100,10 +100,7 @@ def test_fewest_is_the_naive_minimum_over_every_class(vs, q, pi):
     size = 1 << max(int(arr.max()).bit_length(), 1)
 
     def count(m, position):
-        return sum(
-            ((int(arr[x]) & m).bit_count() + (x + pi if position else 0)) % 2 == q
-            for x in range(1, arr.size)
-        )
+        return len(naive_rare(arr, m, q, position, pi))
 
     cls, n = R.fewest(arr, q, split_parity=pi)
     best = min(count(m, False) for m in range(1, size))

@@ -153,7 +153,7 @@ def test_best_mask_is_the_naive_minimum(text):
     for bits in range(1, 2 ** int(values.max()).bit_length()):
         for position in (False, True) if pi is not None else (False,):
             mask = sparse.even_class(bits, position)
-            counts[mask] = len(naive_rare(values, mask, pi))
+            counts[mask] = len(naive_rare(values, mask.mask, mask.parity, mask.position, pi))
             assert counts[mask] == sparse.rare_heaps(code, values, mask).size
     mask, rare = sparse.best_mask(code, values)
     assert rare == min(counts.values()) == counts[mask]
@@ -162,7 +162,8 @@ def test_best_mask_is_the_naive_minimum(text):
 def test_statistics_are_those_of_the_values():
     code = parse("·354")
     values, stats = _sparse(code, 20_000)
-    rare = naive_rare(values, sparse.even_class(stats.mask, stats.position), None)
+    cls = sparse.even_class(stats.mask, stats.position)
+    rare = naive_rare(values, cls.mask, cls.parity, cls.position)
     assert stats.rare_heaps == len(rare) and stats.last_rare == rare[-1]
     assert stats.max == values.max() and stats.argmax == int(np.argmax(values))
     assert set(stats.to_dict()) == {"mask", "position", "rare_heaps", "last_rare", "max", "argmax"}
