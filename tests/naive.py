@@ -1,10 +1,9 @@
 """The naive twins: every fast path's slow, obviously correct counterpart, in one place.
 
 Each one computes by the definition (docs/periodicity.md, docs/readings.md,
-docs/rare-classes.md, docs/counts.md), slow on purpose, and shares no code with the function
-it checks; the tests compare the two on many codes and depths.  The reference engine
-(``grundy.engine.reference``) is a library module and stays there; ``ref`` only hands its
-values over as an array.
+docs/rare-classes.md, docs/counts.md), slow on purpose, sharing no code with the fast path
+it checks; the tests compare the two on many codes and depths.  Some read options or values
+from the reference engine (``grundy.engine.reference``), a library module that stays there.
 """
 
 from __future__ import annotations
