@@ -13,7 +13,7 @@ import grundy
 from grundy import periods, rare, trajectory
 from grundy.engine import compute
 from grundy.engine.reference import grundy_values
-from naive_reading import naive_reading
+from naive import naive_reading
 
 
 @pytest.mark.parametrize("name", ["grundy", "grundy.sequence", "grundy.settle", "grundy.position"])

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from grundy.codes import parse
 from grundy.engine import bounded, compute, sparse
 from grundy.errors import UsageError
-from naive_values import wrong_heaps
+from naive import wrong_heaps
 from test_properties import property_settings, sparse_codes
 from test_unequal import unequal_codes
 

@@ -12,6 +12,7 @@ from grundy.codes import Code, family, file_name, parse
 from grundy.engine import compute
 from grundy.engine.reference import grundy_values
 from grundy.errors import UsageError
+from naive import first_difference
 
 SAMPLE = [c for i, c in enumerate(family(4)) if c.t < 4 or i % 5 == 0]
 
@@ -73,12 +74,6 @@ PAIR = ("·36", "·161")
 """Same values to 60 heaps, not the same game (found by searching the 1..3-digit games)."""
 CLASS = ("·71", "·311", "·712", "·713", "·714")
 """The same values to 60 heaps; ·713 follows ·712 by the rules."""
-
-
-def first_difference(a: str, b: str, heaps: int) -> int | None:
-    x, y = (np.array(grundy_values(parse(c), heaps)) for c in (a, b))
-    diff = np.flatnonzero(x != y)
-    return int(diff[0]) if diff.size else None
 
 
 @pytest.fixture()

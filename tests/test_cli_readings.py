@@ -10,7 +10,7 @@ from cli_inprocess import one_line_error, run
 from grundy import compute, parse, published
 from grundy.engine.reference import grundy_values
 from grundy.trajectory import trajectory
-from naive_reading import naive_reading, naive_trajectory
+from naive import naive_reading, naive_trajectory
 
 
 def grundy(*args):

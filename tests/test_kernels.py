@@ -9,12 +9,8 @@ from conftest import examples
 from grundy.codes import Code, family, parse
 from grundy.engine import _jit, compute, dense, native, small, sparse, warm_up
 from grundy.engine.native import Native
-from grundy.engine.reference import grundy_values
 from grundy.errors import ValueRangeError
-
-
-def ref(code, heaps):
-    return np.array(grundy_values(parse(code), heaps))
+from naive import ref
 
 
 @pytest.mark.parametrize("code", [str(c) for c in family(2)] + ["4·07", "4·3", "·6", "·354", "·16"])

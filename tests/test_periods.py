@@ -20,7 +20,7 @@ from grundy.periods import (
     window,
 )
 from grundy.trajectory import trajectory
-from naive_reading import naive_held_to, naive_reading
+from naive import naive_held_to, naive_reading
 
 SMALL = [c for c in family(2, d0=True)]
 HEX = [c for c in family(2, hexadecimal=True) if c.hexadecimal]

@@ -4,7 +4,6 @@ import json
 import subprocess
 import sys
 import time
-from functools import cache
 
 import pytest
 from hypothesis import given, settings
@@ -16,54 +15,20 @@ from grundy import position
 from grundy.codes import parse
 from grundy.engine import compute
 from grundy.errors import UsageError
+from naive import naive_moves, naive_tree_value, naive_winning
 
 CODES = ["·137", "·77", "·07", "·6", "4·07", "·354", "0x·9", "·226"]
-
-
-def _moves(digits, heaps):
-    """Every position one move leaves, enumerated from the digits (no Sprague–Grundy theory)."""
-    out = set()
-    for i, n in enumerate(heaps):
-        rest = heaps[:i] + heaps[i + 1 :]
-        for k, d in enumerate(digits):
-            r = n - k
-            if r < 0 or (k == 0 and r == 0):
-                continue
-            parts = []
-            if d & 1 and r == 0:
-                parts.append(())
-            if d & 2 and k and r:
-                parts.append((r,))
-            if d & 4:
-                parts += [(a, r - a) for a in range(1, r)]
-            if d & 8:
-                parts += [(a, b, r - a - b) for a in range(1, r) for b in range(1, r - a)]
-            for p in parts:
-                out.add(tuple(sorted(x for x in rest + p if x)))
-    return out
-
-
-def _tree_value(digits):
-    @cache
-    def value(heaps):
-        seen = {value(m) for m in _moves(digits, heaps)}
-        v = 0
-        while v in seen:
-            v += 1
-        return v
-
-    return value
 
 
 @settings(max_examples=examples(150), deadline=None)
 @given(st.sampled_from(CODES), st.lists(st.integers(0, 7), min_size=1, max_size=3))
 def test_value_and_winning_moves_match_the_game_tree(text, heaps):
     code = parse(text)
-    value = _tree_value(code.digits)
+    value = naive_tree_value(code.digits)
     p = position(code, heaps)
     start = tuple(sorted(h for h in heaps if h))
     assert p.value == value(start)
-    winning = {m for m in _moves(code.digits, start) if value(m) == 0}
+    winning = {m for m in naive_moves(code.digits, start) if value(m) == 0}
     assert set(_every_after(p)) == winning and len(_every_after(p)) == p.count
     assert (p.value != 0) == bool(winning) == p.winning
 
@@ -75,18 +40,6 @@ def _every_after(p) -> list[tuple[int, ...]]:
         others = list(p.heaps)
         others.remove(s.heap)
         out += [tuple(sorted(x for x in (*others, a, b) if x)) for a, b in s.parts()]
-    return out
-
-
-def _naive_winning(code, g, heaps) -> set[tuple[int, ...]]:
-    """Every position one move leaves that is worth 0, each part's value read from ``g``."""
-    out = set()
-    for after in _moves(code.digits, tuple(sorted(h for h in heaps if h))):
-        v = 0
-        for x in after:
-            v ^= int(g[x])
-        if v == 0:
-            out.add(after)
     return out
 
 
@@ -107,7 +60,7 @@ def test_heaps_past_the_period_match_every_move_enumerated(text, heaps):
     assert p.value == value
     after = _every_after(p)
     assert len(after) == len(set(after)) == p.count
-    assert set(after) == _naive_winning(code, g, heaps)
+    assert set(after) == naive_winning(code, g, heaps)
     assert all(s.count >= 2 and s.first >= p.reading.start for s in p.winning_splits)
 
 
@@ -129,7 +82,7 @@ def test_a_huge_heap_answers_by_the_period_at_once():
     near = position(code, [small, 12, 6])
     assert near.value == huge.value
     g = compute(code, small + 1)
-    assert set(_every_after(near)) == _naive_winning(code, g, [small, 12, 6])
+    assert set(_every_after(near)) == naive_winning(code, g, [small, 12, 6])
     grown = (big - small) // (2 * p)
     assert [(f.removes, f.first, f.step, f.count + grown) for f in near.winning_splits] == \
         [(f.removes, f.first, f.step, f.count) for f in huge.winning_splits if f.heap == big]

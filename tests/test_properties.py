@@ -21,8 +21,7 @@ from grundy.engine import compute, compute_with_stats, dense, sparse
 from grundy.errors import ValueRangeError
 from grundy.periods import arithmetic_reading, held_to, reading
 from grundy.trajectory import trajectory
-from naive_reading import naive_held_to, naive_reading, naive_trajectory
-from naive_values import wrong_heaps
+from naive import naive_held_to, naive_reading, naive_trajectory, wrong_heaps
 
 
 def property_settings(n: int) -> settings:

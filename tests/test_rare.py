@@ -15,6 +15,7 @@ from grundy.engine import compute
 from grundy.engine.reference import option_values
 from grundy.errors import UsageError
 from grundy.present.text import ledger_summary
+from naive import brute, brute_ledger, naive_rare
 
 # heap:            0  1  2  3  4  5  6  7  8  9
 HAND = np.array([0, 1, 2, 3, 0, 5, 1, 4, 7, 2], dtype=np.uint8)
@@ -99,10 +100,7 @@ def test_fewest_is_the_naive_minimum_over_every_class(vs, q, pi):
     size = 1 << max(int(arr.max()).bit_length(), 1)
 
     def count(m, position):
-        return sum(
-            ((int(arr[x]) & m).bit_count() + (x + pi if position else 0)) % 2 == q
-            for x in range(1, arr.size)
-        )
+        return len(naive_rare(arr, m, q, position, pi))
 
     cls, n = R.fewest(arr, q, split_parity=pi)
     best = min(count(m, False) for m in range(1, size))
@@ -302,22 +300,6 @@ def test_arrivals_of_a_hand_sequence():
 # ---------------------------------------------------------------- move and split counts
 
 
-def brute(code: Code, g, v, lo, hi):
-    """Move counts from reference.option_values, split counts from the pairs (a, b) themselves."""
-    gl = [int(x) for x in g]
-    moves = [option_values(code, gl, n).count(v) for n in range(lo, hi)]
-    splits = [
-        sum(
-            1
-            for k in code.split_two
-            for a in range(1, (n - k) // 2 + 1)
-            if gl[a] ^ gl[n - k - a] == v
-        )
-        for n in range(lo, hi)
-    ]
-    return moves, splits
-
-
 octal = (
     st.lists(st.integers(0, 7), min_size=1, max_size=3)
     .filter(lambda d: d[-1])
@@ -403,27 +385,6 @@ def test_counts_to_dict_and_errors():
 
 
 # ---------------------------------------------------------------- ledger
-
-
-def brute_ledger(code: Code, g, v, mask):
-    cls = R.RareClass(mask)
-    gl = [int(x) for x in g]
-    supplies, sole = {}, {}
-    for n in range(1, len(gl)):
-        suppliers, splits = set(), 0
-        for k in code.split_two:
-            for a in range(1, (n - k) // 2 + 1):
-                b = n - k - a
-                if gl[a] ^ gl[b] == v:
-                    assert cls.holds(gl[a]) != cls.holds(gl[b])  # exactly one rare part
-                    suppliers.add(a if cls.holds(gl[a]) else b)
-                    splits += 1
-        for r in suppliers:
-            supplies[r] = supplies.get(r, 0) + 1
-        if len(suppliers) == 1 and option_values(code, gl, n).count(v) == splits:
-            (r,) = suppliers
-            sole[r] = sole.get(r, 0) + 1
-    return supplies, sole
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,7 @@ from grundy import UsageError, family, parse
 from grundy.engine import choose, compute, compute_with_stats, sparse
 from grundy.sequence import Sequence
 from grundy.store import stored_heaps
+from naive import naive_rare
 
 
 def _masks(code, values):
@@ -143,19 +144,6 @@ def test_mask_must_be_positive():
         sparse.even_class(0)
 
 
-def _naive_rare(values, mask, pi):
-    out = []
-    for x in range(1, len(values)):
-        p = (int(values[x]) & mask.mask).bit_count() % 2
-        if mask.position:
-            p ^= x & 1
-            if p == pi:
-                out.append(x)
-        elif p == 0:
-            out.append(x)
-    return out
-
-
 @pytest.mark.parametrize("text", ["·6", "·127", "·354", "·16", "·376"])
 def test_best_mask_is_the_naive_minimum(text):
     code = parse(text)
@@ -165,7 +153,7 @@ def test_best_mask_is_the_naive_minimum(text):
     for bits in range(1, 2 ** int(values.max()).bit_length()):
         for position in (False, True) if pi is not None else (False,):
             mask = sparse.even_class(bits, position)
-            counts[mask] = len(_naive_rare(values, mask, pi))
+            counts[mask] = len(naive_rare(values, mask.mask, mask.parity, mask.position, pi))
             assert counts[mask] == sparse.rare_heaps(code, values, mask).size
     mask, rare = sparse.best_mask(code, values)
     assert rare == min(counts.values()) == counts[mask]
@@ -174,7 +162,8 @@ def test_best_mask_is_the_naive_minimum(text):
 def test_statistics_are_those_of_the_values():
     code = parse("·354")
     values, stats = _sparse(code, 20_000)
-    rare = _naive_rare(values, sparse.even_class(stats.mask, stats.position), None)
+    cls = sparse.even_class(stats.mask, stats.position)
+    rare = naive_rare(values, cls.mask, cls.parity, cls.position)
     assert stats.rare_heaps == len(rare) and stats.last_rare == rare[-1]
     assert stats.max == values.max() and stats.argmax == int(np.argmax(values))
     assert set(stats.to_dict()) == {"mask", "position", "rare_heaps", "last_rare", "max", "argmax"}

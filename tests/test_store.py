@@ -18,19 +18,10 @@ from grundy.engine import compute, compute_with_stats, sparse
 from grundy.errors import SequenceFileError, StoreError, UsageError
 from grundy.periods import arithmetic_reading, reading
 from grundy.sequence import Sequence, StoredSequence, streamed_reading
-from naive_reading import naive_reading
+from naive import fletcher_loop, naive_reading
 
 SMALL = 1000
 """A chunk size that makes every test store cross many chunks."""
-
-
-def fletcher_loop(values) -> int:
-    """ogsolve's loop, word by word (the published programs' checksum, Beling's main.rs)."""
-    s0 = s1 = 0
-    for v in values:
-        s0 = (s0 + int(v)) % 65536
-        s1 = (s1 + s0) % 65536
-    return (s1 << 16) | s0
 
 
 def make(path, code, values, chunk=SMALL, blocks=(1,)):

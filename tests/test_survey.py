@@ -19,7 +19,7 @@ from grundy.engine.reference import grundy_values
 from grundy.executors import SerialExecutor, default_executor
 from grundy.survey import ANALYSIS_VERSION, run, survey_code
 from grundy.tallies import tallies
-from naive_reading import naive_trajectory
+from naive import naive_trajectory
 
 SMALL = ["·137", "·226", "·07", "·6", "·45", "·2", "·3"]
 

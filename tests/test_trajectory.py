@@ -11,7 +11,7 @@ from grundy.codes import Code
 from grundy.engine.reference import grundy_values
 from grundy.errors import CertificateError
 from grundy.trajectory import readings, trajectory
-from naive_reading import kmp_reading, naive_readings, naive_trajectory
+from naive import kmp_reading, naive_readings, naive_trajectory
 
 SMALL = list(family(2, d0=True))
 

@@ -10,30 +10,12 @@ from grundy.codes import family
 from grundy.engine import compute
 from grundy.periods import arithmetic_reading, held_to, window
 from grundy.trajectory import readings, trajectory
-from naive_reading import naive_reading
-
-
-def naive_arithmetic_readings(g):
-    return [naive_reading(g, d, arithmetic=True) for d in range(len(g) + 1)]
+from naive import naive_arithmetic_readings, naive_runs
 
 
 def read_all(g):
     s, p = readings(np.asarray(g, dtype=np.int64), arithmetic=True)
     return [None if q < 0 else (int(a), int(q)) for a, q in zip(s, p)]
-
-
-def naive_runs(reads, last):
-    """Maximal runs of consecutive depths ``0..last`` with the same reading: ``(s, p, first, last)``."""
-    out, d = [], 0
-    while d <= last:
-        r = reads[d]
-        e = d
-        while r is not None and e + 1 <= last and reads[e + 1] == r:
-            e += 1
-        if r is not None:
-            out.append((*r, d, e))
-        d = e + 1
-    return out
 
 
 @settings(max_examples=examples(300), deadline=None)

@@ -1,6 +1,6 @@
 """Codes with ``!`` (a split must leave two unequal heaps) on every engine, against the definition.
 
-The truth is the reference engine and the naive twin (tests/naive_values.py),
+The truth is the reference engine and the naive twin (tests/naive.py),
 both written from the rule itself; Grundy's game is also checked against the
 published values in test_published.py.
 """
@@ -17,7 +17,7 @@ from grundy.engine import compute, compute_with_stats, dense, small, sparse
 from grundy.engine.reference import grundy_values, option_values
 from grundy.position import parts_after, position
 from grundy.rare import counts
-from naive_values import wrong_heaps
+from naive import wrong_heaps
 from test_properties import property_settings
 
 
