@@ -9,6 +9,7 @@ import pytest
 from grundy import load
 from grundy.campaign import settle_many, settle_within, settlement_entry
 from grundy.catalogue import Catalogue
+from grundy.checkpoint import code_path
 from grundy.codes import parse
 from grundy.engine import compute
 from grundy.executors import SerialExecutor, default_executor
@@ -118,7 +119,7 @@ def test_a_larger_budget_resumes_from_the_stored_values_and_a_rerun_computes_not
     six = after["·6"]
     assert six["reused"] == before["·6"]["heaps"] and six["heaps"] > before["·6"]["heaps"]
     assert six["cpu_seconds"] >= budget and six["limit"] == "seconds"
-    assert np.array_equal(load(store / "6").values[: six["heaps"]], compute("·6", six["heaps"]))
+    assert np.array_equal(load(code_path(store, "·6")).values[: six["heaps"]], compute("·6", six["heaps"]))
 
 
 def test_a_settlement_without_a_store_keeps_nothing_and_starts_from_nothing(tmp_path):
