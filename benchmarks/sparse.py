@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 
-from grundy.settle import settle
+from grundy.readings.settle import settle
 from grundy.codes import parse
 from grundy.engine import compute, compute_with_stats
 

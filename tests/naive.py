@@ -61,11 +61,11 @@ def wrong_heaps(code: Code | str, values) -> list[int]:
 
 
 # ---------------------------------------------------------------- readings and trajectories
-# Every depth is read again from scratch; nothing is shared with ``grundy.trajectory``.
+# Every depth is read again from scratch; nothing is shared with ``grundy.readings.trajectory``.
 
 
 def naive_reading(g, d, lo=1, arithmetic=False):
-    """Twin of ``grundy.periods.reading`` and ``arithmetic_reading``: ``(s, p)`` at depth ``d``.
+    """Twin of ``grundy.readings.periods.reading`` and ``arithmetic_reading``: ``(s, p)`` at depth ``d``.
 
     The earliest ``s >= lo``, then smallest ``p``, with ``G(i + p) = G(i) (+ S)`` on
     ``G(lo..d-1)`` and ``d - s >= 2p`` (``3p`` for an arithmetic reading, whose saltus two
@@ -83,7 +83,7 @@ def naive_reading(g, d, lo=1, arithmetic=False):
 
 
 def kmp_reading(g, d, lo=1):
-    """Twin of ``grundy.periods.reading`` by another route than ``naive_reading``'s.
+    """Twin of ``grundy.readings.periods.reading`` by another route than ``naive_reading``'s.
 
     The longest suffix of ``G(lo..d-1)`` with exponent >= 2.  Read backwards, the suffix of
     length ``L`` is a prefix of the reversed sequence; its smallest period is
@@ -105,17 +105,17 @@ def kmp_reading(g, d, lo=1):
 
 
 def naive_readings(g, lo=1, reader=naive_reading):
-    """Twin of ``grundy.trajectory.readings``: the reading at every depth ``0..len(g)``."""
+    """Twin of ``grundy.readings.trajectory.readings``: the reading at every depth ``0..len(g)``."""
     return [reader(g, d, lo) for d in range(len(g) + 1)]
 
 
 def naive_arithmetic_readings(g):
-    """Twin of ``grundy.trajectory.readings(arithmetic=True)``: every depth's arithmetic reading."""
+    """Twin of ``grundy.readings.trajectory.readings(arithmetic=True)``: every depth's arithmetic reading."""
     return [naive_reading(g, d, arithmetic=True) for d in range(len(g) + 1)]
 
 
 def naive_held_to(g, s, p):
-    """Twin of ``grundy.periods.held_to``: the first heap breaking the period ``p`` from ``s``."""
+    """Twin of ``grundy.readings.periods.held_to``: the first heap breaking the period ``p`` from ``s``."""
     for i in range(s, len(g) - p):
         if g[i] != g[i + p]:
             return i + p
@@ -123,7 +123,7 @@ def naive_held_to(g, s, p):
 
 
 def naive_runs(reads, last):
-    """Twin of the runs of ``grundy.trajectory.trajectory``'s false readings, by their definition.
+    """Twin of the runs of ``grundy.readings.trajectory.trajectory``'s false readings, by their definition.
 
     Maximal runs of consecutive depths ``0..last`` with the same reading: ``(s, p, first, last)``.
     """
@@ -140,7 +140,7 @@ def naive_runs(reads, last):
 
 
 def naive_trajectory(g, t, parts=2, heap0=False, reader=naive_reading):
-    """Twin of ``grundy.trajectory.trajectory``: its JSON fields and ``believed``, by definition."""
+    """Twin of ``grundy.readings.trajectory.trajectory``: its JSON fields and ``believed``, by definition."""
     n = len(g)
 
     def window(s, p):
@@ -215,7 +215,7 @@ def naive_trajectory(g, t, parts=2, heap0=False, reader=naive_reading):
 
 
 def naive_rare(values, mask, parity=0, position=False, split_parity=None):
-    """Twin of ``grundy.classes.rare_heaps``: the heaps ``x >= 1`` whose class bit is ``parity``.
+    """Twin of ``grundy.value_classes.rare_heaps``: the heaps ``x >= 1`` whose class bit is ``parity``.
 
     The class bit is the parity of ``values[x] & mask``, plus ``x + split_parity`` for a
     position class.
@@ -276,7 +276,7 @@ def brute_ledger(code: Code, g, v, mask):
 
 
 def naive_moves(digits, heaps):
-    """Twin of the moves ``grundy.position`` weighs: every position one move leaves.
+    """Twin of the moves ``grundy.readings.position`` weighs: every position one move leaves.
 
     Enumerated from the digits alone (no Sprague–Grundy theory).
     """
@@ -302,7 +302,7 @@ def naive_moves(digits, heaps):
 
 
 def naive_tree_value(digits):
-    """Twin of ``grundy.position``'s value: a game-tree search, the mex of each position's moves."""
+    """Twin of ``grundy.readings.position``'s value: a game-tree search, the mex of each position's moves."""
 
     @cache
     def value(heaps):
@@ -316,7 +316,7 @@ def naive_tree_value(digits):
 
 
 def naive_winning(code, g, heaps) -> set[tuple[int, ...]]:
-    """Twin of ``grundy.position``'s winning moves: every move to a position worth 0.
+    """Twin of ``grundy.readings.position``'s winning moves: every move to a position worth 0.
 
     Each part's value is read from ``g``.
     """
@@ -334,7 +334,7 @@ def naive_winning(code, g, heaps) -> set[tuple[int, ...]]:
 
 
 def fletcher_loop(values) -> int:
-    """Twin of ``grundy.store.fletcher32``: ogsolve's loop, word by word.
+    """Twin of ``grundy.engine.store.fletcher32``: ogsolve's loop, word by word.
 
     The published programs' checksum (Beling's main.rs).
     """
@@ -349,7 +349,7 @@ def fletcher_loop(values) -> int:
 
 
 def first_difference(a: str, b: str, heaps: int) -> int | None:
-    """Twin of ``grundy.campaign.parting``: the first heap where two codes' values differ."""
+    """Twin of ``grundy.catalogue.campaign.parting``: the first heap where two codes' values differ."""
     x, y = (np.array(grundy_values(parse(c), heaps)) for c in (a, b))
     diff = np.flatnonzero(x != y)
     return int(diff[0]) if diff.size else None

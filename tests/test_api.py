@@ -10,13 +10,14 @@ import numpy as np
 import pytest
 
 import grundy
-from grundy import periods, rare, trajectory
+from grundy import rare
 from grundy.engine import compute
 from grundy.engine.reference import grundy_values
+from grundy.readings import periods, trajectory
 from naive import naive_reading
 
 
-@pytest.mark.parametrize("name", ["grundy", "grundy.sequence", "grundy.settle", "grundy.position"])
+@pytest.mark.parametrize("name", ["grundy", "grundy.sequence", "grundy.readings.settle", "grundy.readings.position"])
 def test_docstring_examples_run(name):
     """The examples in the docstrings (the notebook session of the package's docstring too)."""
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
@@ -144,7 +145,7 @@ def test_figures_leave_pyplot_alone():
 import matplotlib
 matplotlib.use("svg")
 import sys, grundy
-from grundy.figures.trajectory import plot
+from grundy.present.figures.trajectory import plot
 fig = plot(grundy.values("·137", 300).trajectory())
 assert type(fig).__name__ == "Figure", type(fig)
 assert matplotlib.get_backend() == "svg", matplotlib.get_backend()
@@ -155,7 +156,7 @@ assert "matplotlib.pyplot" not in sys.modules
 
 
 def test_import_grundy_loads_no_compiler():
-    code = "import sys, grundy; grundy.settle; grundy.position; assert 'numba' not in sys.modules"
+    code = "import sys, grundy; grundy.readings.settle; grundy.readings.position; assert 'numba' not in sys.modules"
     out = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
 

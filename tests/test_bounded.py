@@ -123,14 +123,14 @@ def test_random_codes_heads_tails_and_resumes(code, heaps, head, tail, stop):
 
 def test_the_histogram_kept_is_that_of_the_values():
     """Masks past the head are chosen from the (value, heap parity) histogram the run keeps."""
-    from grundy import classes
+    from grundy import value_classes
 
     code = parse("·354")
     values, run = bounded_values(code, 30_000, head=2_000, tail=1_000, stops=(7_777,))
     size = run.pairs.size // 2
-    assert np.array_equal(run.pairs, classes.histogram(values, size, True))
-    assert classes.fewest_in(run.pairs, 0, split_parity=sparse.split_parity(code)) == \
-        classes.fewest(values, 0, split_parity=sparse.split_parity(code))
+    assert np.array_equal(run.pairs, value_classes.histogram(values, size, True))
+    assert value_classes.fewest_in(run.pairs, 0, split_parity=sparse.split_parity(code)) == \
+        value_classes.fewest(values, 0, split_parity=sparse.split_parity(code))
 
 
 @property_settings(30)

@@ -1,4 +1,4 @@
-"""grundy.campaign: the rules that prove two codes the same game, and a campaign on a small
+"""grundy.catalogue.campaign: the rules that prove two codes the same game, and a campaign on a small
 family with a tiny plan (resumption, a member that parts, members certified on their own)."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from grundy import campaign, published
-from grundy.catalogue import Catalogue, values_sha256
+from grundy.catalogue import campaign, published
+from grundy.catalogue.database import Catalogue, values_sha256
 from grundy.codes import Code, family, file_name, parse
 from grundy.engine import compute
 from grundy.engine.reference import grundy_values
@@ -141,7 +141,7 @@ def test_a_rerun_spends_nothing_and_an_interrupted_run_resumes(cat, tmp_path):
 
 
 def test_seed_values_of_followers_are_checked_against_their_game(cat, tmp_path):
-    from grundy.survey import run as survey
+    from grundy.catalogue.survey import run as survey
 
     survey(["·6", "·62"], cat, heaps=PLAN.seed)
     res = campaign.run(["·62"], cat, tmp_path / "store", plan=PLAN)
@@ -152,8 +152,8 @@ def test_seed_values_of_followers_are_checked_against_their_game(cat, tmp_path):
 def test_the_site_shows_each_code_s_deepest_state(cat, tmp_path):
     """A campaign's settlements reach ``grundy report``: a code the survey left open shows the
     certificate the campaign found, and a follower says whose game it is."""
+    from grundy.catalogue.survey import run as survey
     from grundy.present.site import write_report
-    from grundy.survey import run as survey
 
     survey(CLASS, cat, heaps=8)
     campaign.run(CLASS, cat, tmp_path / "store", plan=PLAN)
@@ -168,7 +168,7 @@ def test_the_site_shows_each_code_s_deepest_state(cat, tmp_path):
 def test_a_process_pool_and_dask_reach_the_serial_outcome(tmp_path):
     """Any Executor: the same rows from a process pool and a Dask cluster as from one process
     (CPU seconds apart), with the tasks of several codes in flight at once."""
-    from grundy.executors import default_executor
+    from grundy.catalogue.executors import default_executor
 
     distributed = pytest.importorskip("distributed")
     codes = [*CLASS, *PAIR, "·16", "·64", "·65"]

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import examples
-from grundy.catalogue import (
+from grundy.catalogue.database import (
     SCHEMA,
     Catalogue,
     CatalogueError,
@@ -23,8 +23,8 @@ from grundy.catalogue import (
     unpack_values,
     values_sha256,
 )
-from grundy.survey import ANALYSIS_VERSION, analyse
-from grundy.trajectory import KINDS
+from grundy.catalogue.survey import ANALYSIS_VERSION, analyse
+from grundy.readings.trajectory import KINDS
 
 CODES = ["·137", "·6", "·45", "·4", "·226", "0x·9", "4·07"]
 
@@ -283,7 +283,7 @@ WRITER = """
 import sys
 sys.path.insert(0, {tests!r})
 from test_catalogue import result
-from grundy.catalogue import Catalogue
+from grundy.catalogue.database import Catalogue
 with Catalogue(sys.argv[1]) as cat:
     for i in range(int(sys.argv[2]), int(sys.argv[3])):
         cat.add(*result(f"·{{i}}"))
@@ -480,14 +480,14 @@ def test_a_folder_that_cannot_be_written_is_read_as_immutable(tmp_path, monkeypa
     """Where ``os.access`` says the folder cannot be written (a read-only disk, a folder of another
     user), the file is read without the ``-shm`` file a WAL reader makes; a ``-wal`` file holding
     writes that such a reader would miss is refused, not silently skipped."""
-    import grundy.catalogue
+    import grundy.catalogue.database
 
     folder = tmp_path / "f"
     path = folder / "c.sqlite"
     with Catalogue(path) as cat:
         cat.add(*result("·12"))
     real = os.access
-    monkeypatch.setattr(grundy.catalogue.os, "access",
+    monkeypatch.setattr(grundy.catalogue.database.os, "access",
                         lambda p, mode: False if Path(p) == folder.resolve() else real(p, mode))
     with Catalogue(path, readonly=True) as cat:
         assert [r["code"] for r in cat.results()] == ["·12"]

@@ -140,9 +140,9 @@ def test_options_that_contradict_each_other_are_refused(tmp_path, argv, words):
 
 
 def test_more_workers_than_cores_are_capped_with_a_note(tmp_path, monkeypatch):
-    import grundy.executors
+    import grundy.catalogue.executors
 
-    monkeypatch.setattr(grundy.executors, "cores", lambda: 1)
+    monkeypatch.setattr(grundy.catalogue.executors, "cores", lambda: 1)
     status, out, err = run("survey", "--codes", "·7,·137", "-n", "60", "--db", str(tmp_path / "c.sqlite"),
                            "--workers", "64")
     assert status == 0 and "survey of 2 codes" in out

@@ -199,7 +199,7 @@ def catalogue(tmp_path_factory) -> Path:
 def _short_probe():
     """A code that never settles is looked at to 4,096 heaps, not 2^20, before a huge heap of it
     is refused: the same path, quicker."""
-    module = importlib.import_module("grundy.position")
+    module = importlib.import_module("grundy.readings.position")
     kept = module.PROBE_HEAPS
     module.PROBE_HEAPS = 4096
     yield

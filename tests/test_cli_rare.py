@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from grundy import rare as R
-from grundy.catalogue import Catalogue
+from grundy.catalogue.database import Catalogue
 from grundy.cli import main
 from grundy.codes import parse
 from grundy.engine import compute

@@ -7,9 +7,10 @@ import sys
 import pytest
 
 from cli_inprocess import one_line_error, run
-from grundy import compute, parse, published
+from grundy import compute, parse
+from grundy.catalogue import published
 from grundy.engine.reference import grundy_values
-from grundy.trajectory import trajectory
+from grundy.readings.trajectory import trajectory
 from naive import naive_reading, naive_trajectory
 
 

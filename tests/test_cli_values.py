@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 
 from cli_inprocess import one_line_error, run
-from grundy import store as S
-from grundy.checkpoint import compute_resumable, scratch, scratch_path
-from grundy.classes import RareClass
 from grundy.codes import parse
 from grundy.engine import compute, sparse
+from grundy.engine import store as S
+from grundy.engine.checkpoint import compute_resumable, scratch, scratch_path
 from grundy.sequence import Sequence, paths
+from grundy.value_classes import RareClass
 
 
 def grundy(*args, env=None):

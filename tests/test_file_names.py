@@ -7,15 +7,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from grundy.checkpoint import (
+from grundy.codes import Code, family, file_name, parse
+from grundy.engine import compute
+from grundy.engine.checkpoint import (
     code_path,
     compute_resumable,
     legacy_file_name,
     load_existing,
     scratch_path,
 )
-from grundy.codes import Code, family, file_name, parse
-from grundy.engine import compute
 from grundy.errors import SequenceFileError
 from grundy.sequence import Sequence
 

@@ -8,7 +8,7 @@ import pytest
 
 from grundy.codes import family
 from grundy.engine import compute
-from grundy.trajectory import trajectory
+from grundy.readings.trajectory import trajectory
 
 SCRIPT = Path(__file__).resolve().parents[1] / "docs" / "findings" / "arithmetic.py"
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from findings_check import load, script, unexplained
-from grundy import campaign
+from grundy.catalogue import campaign
 from grundy.codes import file_name, parse
 from grundy.engine import compute_with_stats, sparse
 

@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from findings_check import load, script, unexplained
-from grundy import compute, published
-from grundy.classes import RareClass
+from grundy import compute
+from grundy.catalogue import published
+from grundy.value_classes import RareClass
 
 grundys_game = script("grundys_game")
 

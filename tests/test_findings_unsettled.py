@@ -7,9 +7,9 @@ import json
 import pytest
 
 from findings_check import load, script, unexplained
-from grundy import published
-from grundy.catalogue import Catalogue
-from grundy.settle import settle
+from grundy.catalogue import published
+from grundy.catalogue.database import Catalogue
+from grundy.readings.settle import settle
 
 unsettled = script("unsettled")
 

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from conftest import examples
 from grundy.codes import Code, family, parse
-from grundy.engine import _jit, compute, dense, native, small, sparse, warm_up
+from grundy.engine import _jit, compute, dense, native, numpy_dense, sparse, warm_up
 from grundy.engine.native import Native
 from grundy.errors import ValueRangeError
 from naive import ref
@@ -15,7 +15,7 @@ from naive import ref
 
 @pytest.mark.parametrize("code", [str(c) for c in family(2)] + ["4·07", "4·3", "·6", "·354", "·16"])
 def test_small_path_equals_reference(code):
-    got = small.run(parse(code), 400, np.zeros(0, np.uint8))
+    got = numpy_dense.run(parse(code), 400, np.zeros(0, np.uint8))
     assert np.array_equal(got, ref(code, 400))
     assert got.dtype == compute(code, 400, engine="dense").dtype
 
@@ -38,19 +38,19 @@ hexa = st.builds(
 def test_small_path_with_a_prefix_equals_the_kernels(code, heaps, known):
     want = compute(code, heaps, engine="dense")
     prefix = want[: min(known, heaps - 1)]
-    assert np.array_equal(small.run(code, heaps, prefix), want)
+    assert np.array_equal(numpy_dense.run(code, heaps, prefix), want)
 
 
 def test_small_path_promotes_past_255():
     # ·6 first reaches 256 at heap 10,344 (docs): the numpy path keeps the kernels' types.
-    got = small.run(parse("·6"), 10_400, np.zeros(0, np.uint8))
+    got = numpy_dense.run(parse("·6"), 10_400, np.zeros(0, np.uint8))
     assert got.dtype == np.uint16 and np.array_equal(got, compute("·6", 10_400, engine="dense"))
 
 
 def test_small_work_is_only_small():
-    assert small.suits(parse("·137"), small.SMALL_HEAPS)
-    assert not small.suits(parse("·137"), small.SMALL_HEAPS + 1)
-    assert not small.suits(parse("0x·9"), small.SMALL_HEAPS)
+    assert numpy_dense.suits(parse("·137"), numpy_dense.SMALL_HEAPS)
+    assert not numpy_dense.suits(parse("·137"), numpy_dense.SMALL_HEAPS + 1)
+    assert not numpy_dense.suits(parse("0x·9"), numpy_dense.SMALL_HEAPS)
 
 
 def test_capacity_must_be_a_power_of_two_minus_one():
@@ -70,7 +70,7 @@ def test_lowered_limit_reaches_value_range_error(monkeypatch, engine):
     with pytest.raises(ValueRangeError):
         compute("·6", 10_400, engine=engine)
     with pytest.raises(ValueRangeError):
-        small.run(parse("·6"), 10_400, np.zeros(0, np.uint8))
+        numpy_dense.run(parse("·6"), 10_400, np.zeros(0, np.uint8))
 
 
 def test_limit_not_a_power_of_two_still_stays_in_bounds(monkeypatch):

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import grundy
 import grundy.engine.dense
-import grundy.periods
+import grundy.readings.periods
 from conftest import examples
 from grundy.codes import parse
 from grundy.engine import _jit, compute, dense, native, sparse
@@ -103,7 +103,7 @@ def test_every_module_that_declares_a_kernel_is_a_kernel_source():
         if module.name != "grundy.__main__":
             importlib.import_module(module.name)
     declared = {Path(stub.py_func.__code__.co_filename) for stub in _jit._DECLARED}
-    assert {Path(grundy.engine.dense.__file__), Path(grundy.periods.__file__)} <= declared
+    assert {Path(grundy.engine.dense.__file__), Path(grundy.readings.periods.__file__)} <= declared
     assert declared <= set(native.kernel_sources())
     uses_numba = {p for p in native.PACKAGE.rglob("*.py")
                   if re.search(r"^\s*(import numba|from numba)", p.read_text(), re.MULTILINE)}  # fmt: skip
@@ -257,7 +257,7 @@ values_arrays = st.builds(
 @settings(max_examples=examples(80), deadline=None)
 @given(values_arrays, st.booleans(), st.integers(0, 2))
 def test_reading_kernels_native_equal_jit(g, arithmetic, lo):
-    from grundy import periods, trajectory
+    from grundy.readings import periods, trajectory
 
     arrivals = importlib.import_module("grundy.rare.arrivals")  # grundy.rare.arrivals is also a function
 
@@ -280,7 +280,7 @@ def test_reading_kernels_native_equal_jit(g, arithmetic, lo):
 @settings(max_examples=examples(20), deadline=None)
 @given(st.sampled_from(["·354", "·6", "·16", "·137"]), st.integers(1, 7), st.sampled_from(VALUE_TYPES))
 def test_count_kernels_native_equal_jit(code, v, dtype):
-    from grundy.classes import rare_heaps
+    from grundy.value_classes import rare_heaps
 
     counts = importlib.import_module("grundy.rare.counts")
 
@@ -306,7 +306,7 @@ def test_count_kernels_native_equal_jit(code, v, dtype):
 
 @built
 def test_types_not_built_go_to_numba():
-    from grundy import periods
+    from grundy.readings import periods
 
     g = compute("·137", 400)
     want = periods._reading_at(g.astype(np.int64), 1, g.size, False)

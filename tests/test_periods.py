@@ -10,7 +10,7 @@ from grundy import compute, family, parse
 from grundy.codes import Code
 from grundy.engine.reference import grundy_values
 from grundy.errors import UsageError
-from grundy.periods import (
+from grundy.readings.periods import (
     Reading,
     arithmetic_reading,
     held_to,
@@ -19,7 +19,7 @@ from grundy.periods import (
     tight_window,
     window,
 )
-from grundy.trajectory import trajectory
+from grundy.readings.trajectory import trajectory
 from naive import naive_held_to, naive_reading
 
 SMALL = [c for c in family(2, d0=True)]

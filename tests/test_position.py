@@ -110,7 +110,7 @@ def test_a_huge_heap_of_a_code_that_does_not_settle_is_refused(monkeypatch):
 
     import grundy.memory
 
-    monkeypatch.setattr(importlib.import_module("grundy.position"), "PROBE_HEAPS", 3000)
+    monkeypatch.setattr(importlib.import_module("grundy.readings.position"), "PROBE_HEAPS", 3000)
     monkeypatch.setattr(grundy.memory, "available_bytes", lambda: 8 << 30)
     with pytest.raises(UsageError, match="·6 has no certified period within 3,000 heaps"):
         position("·6", [10**15])

@@ -19,8 +19,8 @@ from conftest import examples
 from grundy.codes import Code
 from grundy.engine import compute, compute_with_stats, dense, sparse
 from grundy.errors import ValueRangeError
-from grundy.periods import arithmetic_reading, held_to, reading
-from grundy.trajectory import trajectory
+from grundy.readings.periods import arithmetic_reading, held_to, reading
+from grundy.readings.trajectory import trajectory
 from naive import naive_held_to, naive_reading, naive_trajectory, wrong_heaps
 
 

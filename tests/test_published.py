@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 
 import grundy
-from grundy import published
-from grundy.classes import RareClass
+from grundy.catalogue import published
+from grundy.catalogue.published import PublishedDataError, expand
 from grundy.codes import parse
 from grundy.engine import compute, compute_with_stats
-from grundy.published import PublishedDataError, expand
-from grundy.settle import settle
-from grundy.trajectory import trajectory
+from grundy.readings.settle import settle
+from grundy.readings.trajectory import trajectory
+from grundy.value_classes import RareClass
 
 TRIVIAL = published.games("trivial")
 SOLVED = published.games("solved")

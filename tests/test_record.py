@@ -10,14 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import grundy.trajectory as T
+import grundy.readings.trajectory as T
 from cli_inprocess import run as grundy
-from grundy.catalogue import Catalogue, values_sha256
+from grundy.catalogue.database import Catalogue, values_sha256
+from grundy.catalogue.record import SurveyRecord
+from grundy.catalogue.survey import analyse, survey
 from grundy.codes import family
 from grundy.engine import compute
-from grundy.record import SurveyRecord
 from grundy.sequence import digest
-from grundy.survey import analyse, survey
 
 HEAPS = 600
 CODES = [str(c) for c in family(2)] + ["·137", "·226", "·45", "0x·9", "4·07", "·4!", "4!·0"]

@@ -19,18 +19,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import examples
-from grundy.catalogue import Catalogue
+from grundy.catalogue.database import Catalogue
+from grundy.catalogue.published import game
+from grundy.catalogue.survey import run
 from grundy.codes import family, file_name
 from grundy.engine import compute
-from grundy.figures.trajectory import plot
 from grundy.present import legend, pages, picture
+from grundy.present.figures.trajectory import plot
 from grundy.present.literature import literature, published_status
 from grundy.present.site import code_files, script_constants, values_script, write_report
 from grundy.present.svg import ticks
-from grundy.published import game
-from grundy.survey import run
-from grundy.tallies import tallies
-from grundy.trajectory import KINDS, trajectory
+from grundy.readings.tallies import tallies
+from grundy.readings.trajectory import KINDS, trajectory
 
 CODES = ["·137", "·226", "·07", "·6", "·16", "·2", "·45", "0x·f", "·1", "·01"]
 HEAPS = 2400
@@ -345,7 +345,7 @@ def test_the_readings_give_the_script_their_kinds(site):
 
 def test_the_script_restates_no_word_or_colour_it_is_given(site):
     root, _, _ = site
-    source = (Path(pages.__file__).parent.parent / "report_assets" / "site.js").read_text("utf-8")
+    source = (Path(pages.__file__).parent / "assets" / "site.js").read_text("utf-8")
     given = script_constants()
     for word in [*legend.KIND_CELLS.values(), *legend.KIND_WORDS.values(), *legend.KIND_COLOURS.values(),
                  legend.OPEN_COLOUR, legend.FINAL_COLOUR]:

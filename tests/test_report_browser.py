@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from grundy.catalogue import Catalogue
+from grundy.catalogue.database import Catalogue
+from grundy.catalogue.survey import run
 from grundy.engine import compute
 from grundy.present import legend
 from grundy.present.formats import FORMATS, export
 from grundy.present.site import write_report
-from grundy.survey import run
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")

@@ -7,14 +7,14 @@ import numpy as np
 import pytest
 
 from grundy import load
-from grundy.campaign import settle_many, settle_within, settlement_entry
-from grundy.catalogue import Catalogue
-from grundy.checkpoint import code_path
+from grundy.catalogue.campaign import settle_many, settle_within, settlement_entry
+from grundy.catalogue.database import Catalogue
+from grundy.catalogue.executors import SerialExecutor, default_executor
+from grundy.catalogue.runner import Records, run
 from grundy.codes import parse
 from grundy.engine import compute
-from grundy.executors import SerialExecutor, default_executor
-from grundy.runner import Records, run
-from grundy.settle import settle
+from grundy.engine.checkpoint import code_path
+from grundy.readings.settle import settle
 
 CODES = ["·137", "·6", "·45", "·07", "·2", "4·07"]
 

@@ -5,13 +5,13 @@ import json
 import numpy as np
 import pytest
 
-from grundy import store as S
-from grundy.checkpoint import compute_resumable
 from grundy.engine import compute
+from grundy.engine import store as S
+from grundy.engine.checkpoint import compute_resumable
+from grundy.engine.store import Store
 from grundy.errors import SequenceFileError
 from grundy.sequence import Sequence, StoredSequence, paths
 from grundy.sequence import values as sequence_of
-from grundy.store import Store
 
 
 def test_save_load_round_trip(tmp_path):

@@ -12,10 +12,10 @@ import pytest
 
 from grundy import parse
 from grundy.engine import compute
-from grundy.periods import Reading
+from grundy.engine.store import Store, fletcher32, hex32, stored_heaps
+from grundy.readings.periods import Reading
+from grundy.readings.settle import FIRST_DEPTH, next_depth, settle
 from grundy.sequence import Sequence
-from grundy.settle import FIRST_DEPTH, next_depth, settle
-from grundy.store import Store, fletcher32, hex32, stored_heaps
 
 KEYS = {"code", "t", "heaps", "settled", "start", "period", "window", "mask", "position",
         "rare_heaps", "last_rare", "max", "seconds", "reused", "checksum"}  # fmt: skip

@@ -12,8 +12,8 @@ import pytest
 
 from grundy import UsageError, family, parse
 from grundy.engine import choose, compute, compute_with_stats, sparse
+from grundy.engine.store import stored_heaps
 from grundy.sequence import Sequence
-from grundy.store import stored_heaps
 from naive import naive_rare
 
 

@@ -30,7 +30,7 @@ def test_every_kernel_goes_through_the_jit_layer():
     """The analyses' kernels are declared with engine._jit.kernel: importing them loads no
     numba, and their sources key the cache with the engine's."""
     loaded = _modules_after(
-        "import grundy.periods, grundy.trajectory, grundy.rare\n"
+        "import grundy.readings.periods, grundy.readings.trajectory, grundy.rare\n"
         "from grundy.engine import native\n"
         "files = [p.name for p in native.kernel_sources()]\n"
         "assert 'periods.py' in files, files\n"

@@ -12,12 +12,12 @@ from hypothesis import strategies as st
 import grundy
 import grundy.sequence as sequence_module
 from conftest import examples
-from grundy import store as S
-from grundy.classes import rare_heaps
 from grundy.engine import compute, compute_with_stats, sparse
+from grundy.engine import store as S
 from grundy.errors import SequenceFileError, StoreError, UsageError
-from grundy.periods import arithmetic_reading, reading
+from grundy.readings.periods import arithmetic_reading, reading
 from grundy.sequence import Sequence, StoredSequence, streamed_reading
+from grundy.value_classes import rare_heaps
 from naive import fletcher_loop, naive_reading
 
 SMALL = 1000
@@ -454,9 +454,9 @@ def test_a_disposable_store_that_fails_is_given_up_once(tmp_path, monkeypatch):
 
 def test_values_and_settle_checkpoint_through_the_one_recorder(tmp_path, monkeypatch):
     """``grundy values`` (grow) and ``settle`` give their values to the store through one method."""
-    from grundy.checkpoint import compute_resumable
-    from grundy.settle import settle
-    from grundy.store import Recorder
+    from grundy.engine.checkpoint import compute_resumable
+    from grundy.engine.store import Recorder
+    from grundy.readings.settle import settle
 
     seen, real = [], Recorder.follow
 

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from grundy.catalogue import Catalogue
+from grundy.catalogue.database import Catalogue
+from grundy.catalogue.executors import SerialExecutor, default_executor
+from grundy.catalogue.survey import ANALYSIS_VERSION, run, survey_code
 from grundy.codes import parse
 from grundy.engine import compute, sparse
 from grundy.engine.reference import grundy_values
-from grundy.executors import SerialExecutor, default_executor
-from grundy.survey import ANALYSIS_VERSION, run, survey_code
-from grundy.tallies import tallies
+from grundy.readings.tallies import tallies
 from naive import naive_trajectory
 
 SMALL = ["·137", "·226", "·07", "·6", "·45", "·2", "·3"]

@@ -10,7 +10,7 @@ from grundy import compute, family, parse
 from grundy.codes import Code
 from grundy.engine.reference import grundy_values
 from grundy.errors import CertificateError
-from grundy.trajectory import readings, trajectory
+from grundy.readings.trajectory import readings, trajectory
 from naive import kmp_reading, naive_readings, naive_trajectory
 
 SMALL = list(family(2, d0=True))
@@ -172,7 +172,7 @@ def test_readings_at_depth_100000_match_an_independent_reader():
 @pytest.mark.parametrize("arithmetic", [False, True])
 def test_runs_says_when_its_arrays_are_too_short(arithmetic):
     # _readings grows the arrays and calls again; the runs then are those of roomy arrays.
-    from grundy import trajectory as t
+    from grundy.readings import trajectory as t
 
     runs = t._runs
     x = np.tile(np.array([0, 1, 1, 0, 2], np.int64), 40) + (np.arange(200) // 5 if arithmetic else 0)

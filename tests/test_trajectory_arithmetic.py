@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 from conftest import examples
 from grundy.codes import family
 from grundy.engine import compute
-from grundy.periods import arithmetic_reading, held_to, window
-from grundy.trajectory import readings, trajectory
+from grundy.readings.periods import arithmetic_reading, held_to, window
+from grundy.readings.trajectory import readings, trajectory
 from naive import naive_arithmetic_readings, naive_runs
 
 

@@ -13,10 +13,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from grundy.codes import Code, family, parse
-from grundy.engine import compute, compute_with_stats, dense, small, sparse
+from grundy.engine import compute, compute_with_stats, dense, numpy_dense, sparse
 from grundy.engine.reference import grundy_values, option_values
-from grundy.position import parts_after, position
 from grundy.rare import counts
+from grundy.readings.position import parts_after, position
 from naive import wrong_heaps
 from test_properties import property_settings
 
@@ -50,7 +50,7 @@ def test_the_equal_split_is_no_move():
 def test_every_engine_equals_the_reference(code):
     want = np.array(grundy_values(code, 300))
     assert np.array_equal(compute(code, 300, engine="dense"), want)
-    assert np.array_equal(small.run(code, 300, np.zeros(0, np.uint8)), want)
+    assert np.array_equal(numpy_dense.run(code, 300, np.zeros(0, np.uint8)), want)
     got, _ = compute_with_stats(code, 300, engine="sparse")
     assert np.array_equal(got, want)
     for mask in (sparse.even_class(1), sparse.even_class(6), sparse.best_mask(code, want)[0]):
@@ -106,7 +106,7 @@ def test_hexadecimal_codes_with_unequal_splits(text):
     code = parse(text)
     assert code.hexadecimal and code.unequal
     assert np.array_equal(compute(code, 70, engine="dense"), grundy_values(code, 70))
-    assert np.array_equal(small.run(code, 70, np.zeros(0, np.uint8)), grundy_values(code, 70))
+    assert np.array_equal(numpy_dense.run(code, 70, np.zeros(0, np.uint8)), grundy_values(code, 70))
 
 
 def test_grundys_game_deep_against_the_naive_twin():

@@ -10,12 +10,12 @@ import pytest
 
 import grundy
 from cli_inprocess import one_line_error, run
-from grundy.catalogue import Catalogue
+from grundy.catalogue.database import Catalogue
+from grundy.catalogue.survey import run as survey_run
 from grundy.codes import parse
 from grundy.engine import compute
 from grundy.engine.reference import grundy_values
 from grundy.present.site import write_report
-from grundy.survey import run as survey_run
 
 LONG = [f"·{'0' * (n - 1)}7" for n in range(1, 26)]
 """``0.0n7``: take exactly ``n`` counters, leaving no heap, one or two."""

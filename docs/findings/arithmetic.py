@@ -6,13 +6,13 @@
 Every code is computed to the depth and read twice over the same depths (to
 its certificate, or to the depth when it has none): with the pure rule and
 with the arithmetic rule (saltus > 0, three periods seen, docs/arithmetic.md;
-``grundy.trajectory.trajectory``
+``grundy.readings.trajectory.trajectory``
 with ``arithmetic=True``).  Each arithmetic reading is a maximal run of depths
 with the same ``(start, period)``; its reach is ``held_to / window`` with the
 pure window ``2s + 2p + t`` as the yardstick (no theorem certifies an
 arithmetic reading of an octal code).  Every arithmetic reading that reaches
 its window is checked twice: the values again with a second engine, and
-the reading again with :func:`grundy.periods.arithmetic_reading` and a plain
+the reading again with :func:`grundy.readings.periods.arithmetic_reading` and a plain
 loop for where it breaks.  Writes ``arithmetic.md``, ``arithmetic.json`` and
 the figures under ``arithmetic/``.
 """
@@ -28,9 +28,9 @@ import numpy as np
 
 from grundy.codes import family, parse
 from grundy.engine import compute
-from grundy.growth import is_growing
-from grundy.periods import arithmetic_reading
-from grundy.trajectory import trajectory
+from grundy.readings.periods import arithmetic_reading
+from grundy.readings.status import is_growing
+from grundy.readings.trajectory import trajectory
 
 FULL = {"digits": 3, "heaps": 20_000}
 QUICK = {"digits": 2, "heaps": 2_000}
@@ -62,7 +62,7 @@ def read_code(code: str, heaps: int) -> dict:
 
 def recheck(code: str, f: dict, heaps: int) -> dict:
     """An arithmetic reading that reached its window, checked again by other routes: the values
-    by a second engine, the reading by :func:`grundy.periods.arithmetic_reading`, the break by a loop."""
+    by a second engine, the reading by :func:`grundy.readings.periods.arithmetic_reading`, the break by a loop."""
     depth = min(f["held_to"] + 1, heaps)
     engine = "reference" if depth <= REFERENCE_DEPTH else "dense"
     ref = compute(code, depth, engine=engine).astype(np.int64)
@@ -188,7 +188,7 @@ def summarise(rows: list[dict], size: dict) -> dict:
 
 def figures(res: dict, out: Path) -> list[str]:
     """The reach of pure and arithmetic false readings side by side; readings per code."""
-    from grundy.figures import save, subplots
+    from grundy.present.figures import save, subplots
     h = res["hist"]
     fig, axes = subplots(1, 3, figsize=(12, 3.6), sharex=True)
     keys = ("pure_settled", "arithmetic_settled", "arithmetic_unsettled")
@@ -312,7 +312,7 @@ def page(res: dict, figs: list[str], name: str) -> str:
                 f"twice: {res['reaching_checks_pass']} of {res['reaching']} have the same values from "
                 "a second engine (the plain-Python reference engine, or the dense kernel past "
                 f"{REFERENCE_DEPTH:,} heaps) and the same reading from "
-                "`grundy.periods.arithmetic_reading`, and "
+                "`grundy.readings.periods.arithmetic_reading`, and "
                 f"{res['reaching_broken']} of {res['reaching']} break later, at the heap given below. "
                 + verdict
             ),

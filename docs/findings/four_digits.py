@@ -13,7 +13,7 @@ code's values, so that a larger budget later spends only the difference;
 compares with the published tables; groups the codes whose sequences are
 identical; and checks every period it reports with another engine to twice
 its window.  Then the codes still open go to a campaign at depth
-(:func:`grundy.campaign.run`: every open code to 2^22 heaps, representatives whose rare heaps
+(:func:`grundy.catalogue.campaign.run`: every open code to 2^22 heaps, representatives whose rare heaps
 have stopped arriving to 2^29), for ``--campaign-hours`` of wall time or until stopped (Ctrl-C,
 SIGTERM); it resumes where it stopped when the command is run again.  Writes ``four_digits.md``,
 ``four_digits.json``, the table of every 4-digit code ``four_digits/table.md`` and the figures
@@ -40,17 +40,17 @@ from pathlib import Path
 
 import numpy as np
 
-from grundy import campaign
-from grundy.campaign import DENSE_LIMIT, MAX_HEAPS, check
-from grundy.catalogue import Catalogue
-from grundy.checkpoint import cache_dir, code_path, load_existing
+from grundy.catalogue import campaign
+from grundy.catalogue.campaign import DENSE_LIMIT, MAX_HEAPS, check
+from grundy.catalogue.database import Catalogue
+from grundy.catalogue.executors import ProcessPool, default_executor
+from grundy.catalogue.survey import run as run_survey
 from grundy.codes import family, parse
 from grundy.engine import choose
-from grundy.executors import ProcessPool, default_executor
-from grundy.figures import save, subplots
+from grundy.engine.checkpoint import cache_dir, code_path, load_existing
+from grundy.present.figures import save, subplots
+from grundy.readings.tallies import REPETITIONS, tallies
 from grundy.sequence import Sequence
-from grundy.survey import run as run_survey
-from grundy.tallies import REPETITIONS, tallies
 
 HERE = Path(__file__).resolve().parent
 SHORT, LONG = 2400, 10_000
@@ -71,9 +71,9 @@ def _source_name(code) -> str:
 
 def published() -> tuple[dict, dict]:
     """The lookup (code to its equivalent listed game) and the listed games, keyed by the names
-    the tables use: the one place this page reads them (:mod:`grundy.published`; sources in
+    the tables use: the one place this page reads them (:mod:`grundy.catalogue.published`; sources in
     ``src/grundy/data/README.md``)."""
-    from grundy import published as tables
+    from grundy.catalogue import published as tables
 
     lookup = {_source_name(c): _source_name(e) for c, e in tables.lookup().items()}
     games = {g.name: {"status": g.status, "period": g.period} for g in tables.games()}
@@ -119,7 +119,7 @@ def surveyed(digits: int, heaps: int, cache: Path, executor) -> tuple[list[dict]
 
 
 def summary(rows: list[dict]) -> dict:
-    """The survey's tallies (:func:`grundy.tallies.tallies`) with the shares the page compares."""
+    """The survey's tallies (:func:`grundy.readings.tallies.tallies`) with the shares the page compares."""
     t = tallies(rows)
     settled = t["settled"] or 1
     false = t["false_readings"] or 1
@@ -144,7 +144,7 @@ def settled_further(
     names: list[str], budget: float, cache: Path, digits: int, executor
 ) -> tuple[list[dict], int]:
     """Every code in ``names`` (unsettled at 10,000 heaps) settled within ``budget`` CPU seconds
-    (:func:`grundy.campaign.settle_many`), resuming from the survey's values kept in the cache,
+    (:func:`grundy.catalogue.campaign.settle_many`), resuming from the survey's values kept in the cache,
     each stored in the 10,000-heap survey's catalogue as it finishes (for ``grundy report``);
     the records and how many this call computed."""
     store = cache / "settle"
@@ -173,7 +173,7 @@ def settled_further(
 
 
 def checked(survey_rows: list[dict], settle_rows: list[dict], cache: Path, digits: int) -> list[dict]:
-    """:func:`grundy.campaign.check` for the periods of the survey at 10,000 heaps and of the
+    """:func:`grundy.catalogue.campaign.check` for the periods of the survey at 10,000 heaps and of the
     CPU budget, each against the values it was read on (kept in the cache); the campaign checks
     its own.  Each check is kept in ``checks.json`` in the cache, keyed by code, start and period."""
     path = cache / "checks.json"
@@ -224,7 +224,7 @@ def executor_for(workers: int, scheduler: str | None):
 
 
 def driven(names: list[str], cache: Path, digits: int, executor, slots: int, seconds: float | None):
-    """The campaign (:func:`grundy.campaign.run`) over ``names``, the codes still open after the
+    """The campaign (:func:`grundy.catalogue.campaign.run`) over ``names``, the codes still open after the
     CPU budget, stored in the 10,000-heap survey's catalogue, so that ``grundy report`` over it
     shows every code's deepest state; the values of the games in progress live in
     ``cache/campaign/``.  ``seconds`` of wall time at most (0: compute nothing); Ctrl-C or
@@ -787,9 +787,9 @@ def campaign_section(r: dict) -> list[str]:
         "## At depth: every open code until it settles or its frontier is stated",
         "",
         (
-            f"The codes still open after the budget went on to a campaign (`grundy.campaign.run`) "
+            f"The codes still open after the budget went on to a campaign (`grundy.catalogue.campaign.run`) "
             f"whose budget follows the mathematics, not a clock. **Games**: codes whose rules make "
-            f"them the same game are computed once (`grundy.campaign.same_game`: a bit that takes "
+            f"them the same game are computed once (`grundy.catalogue.campaign.same_game`: a bit that takes "
             f"a heap whole where the heap has another move worth 0, or a bit that leaves one heap "
             f"where splitting off a heap worth 0 gives the same value, can never change a value). "
             f"**Classes**: games with the same values to {p['seed']:,} heaps; the representative "
@@ -1092,7 +1092,7 @@ def page(result: dict) -> str:
         (
             f"The {st['codes']:,} codes unsettled at {r['long_heaps']:,} heaps ({st['growing']:,} "
             f"growing, {st['bounded_unsettled']:,} bounded) went to `grundy settle` "
-            f"(`grundy.settle.settle`) with a budget of **{r['budget_cpu_seconds']:g} CPU seconds "
+            f"(`grundy.readings.settle.settle`) with a budget of **{r['budget_cpu_seconds']:g} CPU seconds "
             f"per code** beyond the survey (each resumes from the survey's {r['long_heaps']:,} "
             f"values; at most {r['max_heaps']:,} heaps), on {r['workers']} workers: "
             f"{st['cpu_seconds_total']:,} CPU seconds in all. The budget is checked between the "

@@ -4,7 +4,7 @@
     python docs/findings/grundys_game.py --out docs/findings/ --budget 3600    # the issue's hour
     python docs/findings/grundys_game.py --out /tmp/f --quick                  # small, for the tests
 
-Grundy's game (``4!·``) is computed by :func:`grundy.settle.settle` with the
+Grundy's game (``4!·``) is computed by :func:`grundy.readings.settle.settle` with the
 sparse engine until ``--budget`` CPU seconds are spent (settle gives up at
 the budget; it would stop at a certificate, which no one has found).  The
 values are kept in the cache (``$GRUNDY_CACHE/findings/``), so a rerun, or a
@@ -30,15 +30,16 @@ from pathlib import Path
 
 import numpy as np
 
-from grundy import published, rare
-from grundy.checkpoint import cache_dir, load_existing
-from grundy.classes import RareClass, fewest, rare_heaps
+from grundy import rare
+from grundy.catalogue import published
 from grundy.codes import GRUNDYS_GAME, parse
 from grundy.engine import sparse
-from grundy.figures import rare as rare_figures
-from grundy.figures import save, subplots
-from grundy.periods import reading
-from grundy.settle import settle
+from grundy.engine.checkpoint import cache_dir, load_existing
+from grundy.present.figures import rare as rare_figures
+from grundy.present.figures import save, subplots
+from grundy.readings.periods import reading
+from grundy.readings.settle import settle
+from grundy.value_classes import RareClass, fewest, rare_heaps
 
 CODE = GRUNDYS_GAME
 FAMILY = range(1, 26)
@@ -384,7 +385,7 @@ def page(r: dict) -> str:
         "",
         (
             f"The mask with the fewest rare heaps over all {n:,} heaps, chosen by the Walsh–Hadamard "
-            f"transform of the values' histogram (`grundy.classes.fewest`), is **{r['mask_label']}** (bits "
+            f"transform of the values' histogram (`grundy.value_classes.fewest`), is **{r['mask_label']}** (bits "
             f"{', '.join(map(str, r['mask_bits']))}): its even class (parity 0, which holds 0, the "
             f"sparse-space convention) holds **{r['rare_heaps']:,} heaps** from heap 1 on, the last "
             f"at heap **{_opt(r['last_rare'])}**. "

@@ -10,7 +10,7 @@ and then, by doubling, towards the deep one, with a CPU-time budget per code
 and the page says at what depth.  Every class (every mask below ``2**bits`` of the
 largest value, both parities; docs/rare-classes.md) is tried at both depths with the
 rule of :func:`grundy.rare.thins`.  Sequences are kept in the cache
-(``$GRUNDY_CACHE/findings-rare/``) with :func:`grundy.checkpoint.compute_resumable`,
+(``$GRUNDY_CACHE/findings-rare/``) with :func:`grundy.engine.checkpoint.compute_resumable`,
 with a record per code, so a rerun skips the codes already done and a larger
 budget continues where the last run stopped.  Writes ``rare_classes.md``,
 ``rare_classes.json`` and the figures under ``rare_classes/``.
@@ -27,12 +27,12 @@ from pathlib import Path
 
 import numpy as np
 
-from grundy.checkpoint import cache_dir, code_path, compute_resumable
+from grundy.catalogue.survey import survey_code
 from grundy.codes import family
-from grundy.figures import save, subplots
+from grundy.engine.checkpoint import cache_dir, code_path, compute_resumable
+from grundy.present.figures import save, subplots
 from grundy.rare import stretch_counts, thins
 from grundy.sequence import Sequence
-from grundy.survey import survey_code
 
 SURVEY_HEAPS = 2400
 SIGMAS = 2.0

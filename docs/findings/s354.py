@@ -3,9 +3,9 @@
     python docs/findings/s354.py --out docs/findings/          # through the certificate
     python docs/findings/s354.py --out /tmp/f --quick          # 200,000 heaps
 
-:func:`grundy.settle.settle` finds the certified period; the values to that
+:func:`grundy.readings.settle.settle` finds the certified period; the values to that
 depth are kept in the cache (``$GRUNDY_CACHE/findings/``, resumable through
-:func:`grundy.checkpoint.compute_resumable`), and so are the move counts and
+:func:`grundy.engine.checkpoint.compute_resumable`), and so are the move counts and
 the ledger, so a rerun redoes only the page.  Writes ``s354.md``,
 ``s354.json`` and the figures under ``s354/``.  The class throughout is mask 1,
 parity 1 (the odd values, XOR-respecting).
@@ -22,13 +22,14 @@ from pathlib import Path
 
 import numpy as np
 
-from grundy import published, rare
-from grundy.checkpoint import cache_dir, compute_resumable
+from grundy import rare
+from grundy.catalogue import published
 from grundy.codes import parse
-from grundy.figures import rare as rare_figures
-from grundy.figures import save
+from grundy.engine.checkpoint import cache_dir, compute_resumable
+from grundy.present.figures import rare as rare_figures
+from grundy.present.figures import save
 from grundy.present.text import ledger_summary
-from grundy.settle import settle
+from grundy.readings.settle import settle
 
 HERE = Path(__file__).resolve().parent
 CODE = parse("·354")
@@ -240,7 +241,7 @@ def ledger_from(d: dict) -> rare.Ledger:
 
 
 def published_row() -> dict | None:
-    """The published entry for ·354 (:mod:`grundy.published`), for the comparison."""
+    """The published entry for ·354 (:mod:`grundy.catalogue.published`), for the comparison."""
     g = published.game("·354")
     if g is None:
         return None

@@ -5,8 +5,8 @@
 
 Surveys the family to 2,400 heaps (a catalogue in the cache, reused), settles
 every code left unsettled with a CPU-time budget per code
-(:func:`grundy.campaign.settle_many`), and compares the outcome with the published lists of
-solved, trivial and unsolved octal games (:mod:`grundy.published`; their
+(:func:`grundy.catalogue.campaign.settle_many`), and compares the outcome with the published lists of
+solved, trivial and unsolved octal games (:mod:`grundy.catalogue.published`; their
 sources are in ``src/grundy/data/README.md``).  Writes ``unsettled.md``,
 ``unsettled.json`` and the figures under ``unsettled/``.  Each code's outcome is kept in the
 survey's catalogue in the cache (``$GRUNDY_CACHE/findings/``), so a rerun skips the codes
@@ -22,14 +22,14 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from grundy import published
-from grundy.campaign import MAX_HEAPS, SETTLEMENT_ANALYSIS, settle_many, settlement_entry
-from grundy.catalogue import Catalogue
-from grundy.checkpoint import cache_dir, legacy_file_name
+from grundy.catalogue import published
+from grundy.catalogue.campaign import MAX_HEAPS, SETTLEMENT_ANALYSIS, settle_many, settlement_entry
+from grundy.catalogue.database import Catalogue
+from grundy.catalogue.survey import run as survey_run
 from grundy.codes import family, parse
 from grundy.engine import compute, sparse
-from grundy.figures import save, subplots
-from grundy.survey import run as survey_run
+from grundy.engine.checkpoint import cache_dir, legacy_file_name
+from grundy.present.figures import save, subplots
 
 HERE = Path(__file__).resolve().parent
 SURVEY_HEAPS = 2400

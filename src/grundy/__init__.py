@@ -32,24 +32,24 @@ line's start-up) loads no compiler.
 from importlib import import_module
 
 from ._version import __version__
+from .catalogue.survey import survey
 from .codes import Code, Move, family, parse
 from .errors import CodeError, GrundyError, SequenceFileError, UsageError
-from .position import Position, position
-from .settle import Settlement, settle
-from .survey import survey
+from .readings.position import Position, position
+from .readings.settle import Settlement, settle
 
 _LAZY = {
     "compute": "engine",
     "Sequence": "sequence", "values": "sequence", "load": "sequence",
-    "Reading": "periods", "reading": "periods", "arithmetic_reading": "periods",
-    "Trajectory": "trajectory",
-    "RareClass": "classes",
-    "Catalogue": "catalogue",
+    "Reading": "readings.periods", "reading": "readings.periods", "arithmetic_reading": "readings.periods",
+    "Trajectory": "readings.trajectory",
+    "RareClass": "value_classes",
+    "Catalogue": "catalogue.database",
 }
 """Names whose modules load numba or sqlite: imported on first use.  ``settle``,
 ``position`` and ``survey`` are bound here at once because they share their
 modules' names (an import of the module would otherwise shadow the function);
-``from grundy.survey import run`` still reaches the module."""
+``from grundy.catalogue.survey import run`` still reaches the module."""
 
 __all__ = [
     "Catalogue", "Code", "CodeError", "GrundyError", "Move", "Position", "RareClass", "Reading",

@@ -1,7 +1,7 @@
 """A Grundy sequence with its provenance: in memory, or in a store on disk read chunk by chunk.
 
 A :class:`Sequence` holds its values; a :class:`StoredSequence` (what
-:func:`load` gives for a store, :mod:`grundy.store`) reads them from the store
+:func:`load` gives for a store, :mod:`grundy.engine.store`) reads them from the store
 as it needs them: its length, ``s[n]``, ``s[a:b]``, largest value, checksum
 and reading never load the store whole (the reading streams it,
 :func:`streamed_reading`).
@@ -79,7 +79,7 @@ class Sequence:
     engine: str = "dense"
     version: str = field(default=__version__)
     _frontier: object = field(default=None, init=False, repr=False)
-    """The :class:`~grundy.store.Frontier` of the run that made the values, when there was one."""
+    """The :class:`~grundy.engine.store.Frontier` of the run that made the values, when there was one."""
 
     def __len__(self) -> int:
         return int(self.values.size)
@@ -124,17 +124,17 @@ class Sequence:
     @property
     def checksum(self) -> str:
         """The Fletcher-32 of the values as 16-bit words, in upper-case hex, as the published
-        programs print it (:func:`grundy.store.fletcher32`)."""
+        programs print it (:func:`grundy.engine.store.fletcher32`)."""
         return self._statistics().checksum
 
     def frontier(self) -> list:
-        """The frontier statistics (:class:`~grundy.store.FrontierRecord`) at every power of two
+        """The frontier statistics (:class:`~grundy.engine.store.FrontierRecord`) at every power of two
         and at the end: the run's own (with the sparse engine's mask) when the values come from
         a run, else computed from the values (no mask)."""
         return self._statistics().history()
 
     def _statistics(self):
-        from .store import Frontier
+        from .engine.store import Frontier
 
         f = self._frontier
         if f is None or f.n != self.depth:
@@ -145,22 +145,22 @@ class Sequence:
 
     def reading(self, depth: int | None = None, *, heap0: bool = False):
         """The pure reading at ``depth`` (default: every heap known), or None
-        (:func:`grundy.periods.reading`)."""
-        from .periods import reading
+        (:func:`grundy.readings.periods.reading`)."""
+        from .readings.periods import reading
 
         return reading(self.values, self.code, depth, heap0=heap0)
 
     def arithmetic_reading(self, depth: int | None = None):
         """The arithmetic reading at ``depth``, shown beside the reading, never certified
-        (:func:`grundy.periods.arithmetic_reading`)."""
-        from .periods import arithmetic_reading
+        (:func:`grundy.readings.periods.arithmetic_reading`)."""
+        from .readings.periods import arithmetic_reading
 
         return arithmetic_reading(self.values, self.code, depth)
 
     def trajectory(self, *, heap0: bool = False, arithmetic: bool = False):
         """The readings at every depth, the false readings and the certificate
-        (:func:`grundy.trajectory.trajectory`)."""
-        from .trajectory import trajectory
+        (:func:`grundy.readings.trajectory.trajectory`)."""
+        from .readings.trajectory import trajectory
 
         return trajectory(self.values, self.code, heap0=heap0, arithmetic=arithmetic)
 
@@ -173,8 +173,8 @@ class Sequence:
         (``after``, ``block``, ...) pass on to :func:`grundy.rare.arrivals`;
         ``after`` defaults to a tenth of the heaps, at most 10,000, as on the command line.
         """
-        from .classes import RareClass, fewest
         from .rare import arrivals
+        from .value_classes import RareClass, fewest
 
         if mask is None:
             cls = fewest(self.values, 0 if parity is None else parity)[0]
@@ -223,7 +223,7 @@ class Sequence:
 
     def save(self, path: str | os.PathLike) -> Path:
         """Write ``PATH.npy`` and ``PATH.json`` atomically, the single file numpy reads (runs keep
-        their values in a store instead, :mod:`grundy.store`); returns the ``.npy`` path."""
+        their values in a store instead, :mod:`grundy.engine.store`); returns the ``.npy`` path."""
         npy, side = paths(path)
         npy.parent.mkdir(parents=True, exist_ok=True)
         values = np.ascontiguousarray(self.values)
@@ -249,7 +249,7 @@ class Sequence:
         are not unsigned integers (floats, signed or 2-D arrays are refused, never cast)
         and a sidecar that does not describe them all raise :class:`SequenceFileError`.
         """
-        from .store import Store, is_store
+        from .engine.store import Store, is_store
 
         if Path(path).suffix not in (".npy", ".json") and is_store(path):
             return StoredSequence(Store.open(path))
@@ -327,16 +327,16 @@ def values(
     least 1 whose values fit (:mod:`grundy.checks`).  With ``out`` they go to
     the store ``out`` (made, or grown from what it holds, as ``grundy values
     --out`` does): a run whose values would not fit in ``memory`` bytes
-    (default :data:`grundy.store.MEMORY`) is bounded, and the result is a
+    (default :data:`grundy.engine.store.MEMORY`) is bounded, and the result is a
     :class:`StoredSequence` that reads the store.
     """
     from .checks import heaps as checked
     from .checks import whole
-    from .store import grow
+    from .engine.store import grow
 
     code = parse(code)
     if out is not None:
-        from .checkpoint import compute_resumable
+        from .engine.checkpoint import compute_resumable
 
         return compute_resumable(code, whole(heaps, "the number of heaps", 1), out, engine=engine,
                                  memory=memory)[0]  # fmt: skip
@@ -353,7 +353,7 @@ def load(path: str | os.PathLike) -> Sequence:
 
 
 class StoredSequence(Sequence):
-    """A sequence whose values stay in a store (:class:`grundy.store.Store`), read as needed.
+    """A sequence whose values stay in a store (:class:`grundy.engine.store.Store`), read as needed.
 
     ``len``, ``s[n]``, ``s[a:b]``, iteration, :attr:`max`, :attr:`argmax`,
     :attr:`checksum`, :meth:`frontier` (from the store's statistics) and
@@ -411,8 +411,8 @@ class StoredSequence(Sequence):
         return self._frontier
 
     def reading(self, depth: int | None = None, *, heap0: bool = False):
-        """The pure reading at ``depth`` (:func:`grundy.periods.reading`), streamed from the store."""
-        from .periods import Reading, tight_window, window
+        """The pure reading at ``depth`` (:func:`grundy.readings.periods.reading`), streamed from the store."""
+        from .readings.periods import Reading, tight_window, window
 
         d = self._depth(depth)
         s, p = streamed_reading(self.store.read, d, 0 if heap0 else 1)
@@ -422,9 +422,9 @@ class StoredSequence(Sequence):
         return Reading(s, p, 0, w, tight_window(s, p, self.code), s >= 1 and d >= w)
 
     def arithmetic_reading(self, depth: int | None = None):
-        """The arithmetic reading at ``depth`` (:func:`grundy.periods.arithmetic_reading`),
+        """The arithmetic reading at ``depth`` (:func:`grundy.readings.periods.arithmetic_reading`),
         streamed from the store; never certified."""
-        from .periods import Reading, window
+        from .readings.periods import Reading, window
 
         d = self._depth(depth)
         s, p = streamed_reading(self.store.read, d, 1, arithmetic=True)
@@ -448,7 +448,7 @@ PERIODS = 1 << 16
 
 def streamed_reading(read, d: int, lo: int, arithmetic: bool = False) -> tuple[int, int]:
     """``(s, p)`` of the reading at depth ``d`` over heaps ``lo..d-1``, or ``(-1, -1)``: the
-    answer of the readings kernel (``grundy.periods._reading_at``), reading the values through
+    answer of the readings kernel (``grundy.readings.periods._reading_at``), reading the values through
     ``read(a, b)`` a window at a time, never all at once.
 
     The kernel follows each period ``p`` back from heap ``d - 1`` to the start

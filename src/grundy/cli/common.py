@@ -61,7 +61,7 @@ DEPTH = click.IntRange(min=1)
 """A heap count that only selects stored results (nothing is allocated for it)."""
 RUN_HEAPS = click.IntRange(min=1)
 """A heap count for a run that keeps its values in a store: the run checks it against memory
-itself, since a bounded run (:func:`grundy.store.grow`) needs little whatever the depth."""
+itself, since a bounded run (:func:`grundy.engine.store.grow`) needs little whatever the depth."""
 
 
 @contextmanager

@@ -6,9 +6,9 @@ import click
 
 from ..engine import compute
 from ..errors import UsageError
-from ..figures import FORMATS
-from ..periods import arithmetic_reading, reading
-from ..trajectory import trajectory
+from ..present.figures import FORMATS
+from ..readings.periods import arithmetic_reading, reading
+from ..readings.trajectory import trajectory
 from .common import CODE, HEAPS, cli, emit_json, progress
 
 HEAP0 = click.option(
@@ -73,8 +73,8 @@ def readings(code, heaps, plot, heap0, as_json):
         raise UsageError(f"--plot writes a .png or .svg file, not {plot!r}")
     tr = trajectory(_values(code, heaps), code, heap0=heap0)
     if plot:
-        from ..figures import save
-        from ..figures.trajectory import plot as draw
+        from ..present.figures import save
+        from ..present.figures.trajectory import plot as draw
 
         save(draw(tr), plot)
     if as_json:

@@ -1,10 +1,10 @@
-"""``grundy nim``: a thin shell over :func:`grundy.position.position`."""
+"""``grundy nim``: a thin shell over :func:`grundy.readings.position.position`."""
 
 from __future__ import annotations
 
 import click
 
-from ..position import position
+from ..readings.position import position
 from .common import CODE, cli, emit_json
 
 
@@ -32,7 +32,7 @@ def nim(code, heaps, sequence, db, as_json):
 
         p = position(code, heaps, source=load(sequence))
     elif db:
-        from ..catalogue import Catalogue
+        from ..catalogue.database import Catalogue
 
         with Catalogue(db, readonly=True) as cat:
             p = position(code, heaps, source=cat)

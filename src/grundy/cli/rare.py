@@ -10,9 +10,9 @@ from pathlib import Path
 import click
 
 from .. import rare as R
-from ..checkpoint import compute_resumable
 from ..codes import family, file_name
 from ..engine import compute
+from ..engine.checkpoint import compute_resumable
 from .common import CODE, HEAPS, cli, emit_json, progress
 
 SEQUENCE = click.option(
@@ -110,8 +110,8 @@ def rare(code, heaps, mask, parity, after, block, max_period, window, sequence, 
     )
     fit = R.gap_fit(arr.gap_array)
     if plots:
-        from ..figures import rare as figs
-        from ..figures import save
+        from ..present.figures import rare as figs
+        from ..present.figures import save
 
         stem = plots / f"{file_name(code)}-m{mask}p{parity}"
         for name, fig in (
@@ -245,8 +245,8 @@ def ledger(code, value, heaps, below, mask, top, sequence, plots, as_json):
     with progress(heaps - 1, f"{code}: ledger of {value}") as update:
         led = R.ledger(code, values, value, below=below, mask=mask, on_progress=update)
     if plots:
-        from ..figures import rare as figs
-        from ..figures import save
+        from ..present.figures import rare as figs
+        from ..present.figures import save
 
         save(figs.concentration(led), plots / f"{file_name(code)}-ledger-{value}.png")
     from ..present.text import ledger_summary
@@ -311,7 +311,7 @@ def rare_survey(digits, heaps, all_codes, sigmas, keep, db, as_json):
     """Try every class (mask and parity) on every code of a family; list the classes that thin."""
     from contextlib import nullcontext
 
-    from ..catalogue import Catalogue
+    from ..catalogue.database import Catalogue
 
     codes = list(family(digits))
     with (Catalogue(db) if db else nullcontext()) as cat, \

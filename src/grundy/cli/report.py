@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ..catalogue import Catalogue
+from ..catalogue.database import Catalogue
 from .common import HEAPS, cli, emit_json, progress
 
 

@@ -1,11 +1,11 @@
-"""``grundy settle``: a thin shell over :func:`grundy.settle.settle`."""
+"""``grundy settle``: a thin shell over :func:`grundy.readings.settle.settle`."""
 
 from __future__ import annotations
 
 import click
 
-from ..settle import FIRST_DEPTH, MAX_HEAPS, settle
-from ..store import CHECKPOINT_SECONDS, store_path, stored_heaps
+from ..engine.store import CHECKPOINT_SECONDS, store_path, stored_heaps
+from ..readings.settle import FIRST_DEPTH, MAX_HEAPS, settle
 from .common import CODE, HEAPS, cli, emit_json, progress, sigterm_interrupts, warn
 
 NOT_SETTLED = 3

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 
 import click
 
-from ..catalogue import DEFAULT_PATH, Catalogue
+from ..catalogue.database import DEFAULT_PATH, Catalogue
 from ..checks import MAX_DIGITS
 from ..codes import family, parse
 from ..errors import CodeError, Interrupted, UsageError
@@ -51,7 +51,7 @@ def _recompute(text, wanted):
 
 def _workers(workers):
     """``--workers``, capped at the cores this process may run on (with a note)."""
-    from ..executors import cores
+    from ..catalogue.executors import cores
 
     if workers is not None and workers > cores():
         warn(f"--workers {workers} is more than the {cores()} cores here: using {cores()}")
@@ -111,7 +111,7 @@ def _executor(workers, scheduler):
         except OSError as exc:
             raise UsageError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
         return client.get_executor(), client
-    from ..executors import default_executor
+    from ..catalogue.executors import default_executor
 
     return default_executor(workers), None
 
@@ -134,8 +134,8 @@ def _executor(workers, scheduler):
 @click.option("--json", "as_json", is_flag=True, help="Print the tallies as one JSON object.")
 def survey(digits, d0, hexadecimal, codes, recompute, heaps, db, workers, scheduler, as_json):
     """Read every code of a family to N heaps, store each in the catalogue, print the tallies."""
-    from ..survey import run
-    from ..tallies import tallies
+    from ..catalogue.survey import run
+    from ..readings.tallies import tallies
 
     wanted = list(dict.fromkeys(_codes(digits, codes, d0, hexadecimal)))
     again = [] if recompute is None else _recompute(recompute, wanted)

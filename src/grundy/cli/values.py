@@ -6,12 +6,12 @@ import time
 
 import click
 
-from ..checkpoint import compute_resumable, scratch
-from ..classes import RareClass
 from ..engine import ENGINES
+from ..engine.checkpoint import compute_resumable, scratch
+from ..engine.store import CHECKPOINT_SECONDS, MEMORY, Store
 from ..errors import Interrupted
 from ..present.formats import FORMATS, export
-from ..store import CHECKPOINT_SECONDS, MEMORY, Store
+from ..value_classes import RareClass
 from .common import CODE, RUN_HEAPS, cli, emit_json, progress, sigterm_interrupts, warn
 
 FIRST = 60

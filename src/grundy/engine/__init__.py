@@ -6,8 +6,8 @@ docstring of :mod:`.sparse`), which runs the dense kernel wherever no mask
 pays; ``auto`` picks the fastest engine that applies: sparse for octal codes
 with two-heap moves, dense otherwise.
 
-Small work (:func:`.small.suits`) in a process that has not loaded numba yet
-is computed by the dense method in plain numpy (:mod:`.small`): the same
+Small work (:func:`.numpy_dense.suits`) in a process that has not loaded numba yet
+is computed by the dense method in plain numpy (:mod:`.numpy_dense`): the same
 values, without the second or so that numba takes to start.  Importing this package
 imports no numba; the first kernel call does (:mod:`._jit`).
 """
@@ -18,10 +18,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..classes import RareClass
 from ..codes import Code, parse
 from ..errors import UsageError
-from . import _jit, dense, reference, small, sparse
+from ..value_classes import RareClass
+from . import _jit, dense, numpy_dense, reference, sparse
 
 ENGINES = ("auto", "dense", "reference", "sparse")
 
@@ -99,8 +99,8 @@ def compute_with_stats(
         if on_chunk is not None:
             on_chunk(out)
         return out, None
-    if name in ("dense", "sparse") and mask is None and small.suits(code, heaps) and not _jit.ready():
-        values = small.run(code, heaps, known, on_chunk)
+    if name in ("dense", "sparse") and mask is None and numpy_dense.suits(code, heaps) and not _jit.ready():
+        values = numpy_dense.run(code, heaps, known, on_chunk)
         if name == "dense":
             return values, None
         stats = sparse.statistics(code, values)

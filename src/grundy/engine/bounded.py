@@ -19,7 +19,7 @@ scan of :func:`_fill_window` reads only the heaps kept and stops at the edge;
 a heap whose scan would go further is computed from the sink's copy
 (:meth:`BoundedRun._from_store`), by every move, chunk by chunk.  Mask
 choices work from the histogram of (value, heap parity) pairs that the run
-keeps (:func:`grundy.classes.fewest_in`); a new mask rebuilds the rare list
+keeps (:func:`grundy.value_classes.fewest_in`); a new mask rebuilds the rare list
 from the store.  Where no mask pays, the dense method needs every value:
 such a stretch is computed in memory while it lies within the head, and
 refused past it.
@@ -38,7 +38,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .. import classes
+from .. import value_classes
 from ..errors import UsageError
 from . import smallest_dtype, sparse
 from ._jit import kernel
@@ -382,7 +382,7 @@ class BoundedRun:
         if self.forced is not None:
             mask = self.forced
         else:
-            mask = classes.fewest_in(self.pairs, 0, split_parity=self.pi)[0]
+            mask = value_classes.fewest_in(self.pairs, 0, split_parity=self.pi)[0]
         self.chosen_at = self.n
         if mask == self.mask and not rebuild:
             self.rare_at_choice = self.nr
@@ -399,7 +399,7 @@ class BoundedRun:
 
     def _rare_in(self, start: int, block: np.ndarray) -> np.ndarray:
         """The heaps of ``block`` (heap ``start`` first, heap 0 never) in the run's rare class."""
-        klass = classes.table(self.mask.mask, int(block.max()) + 1)[block]
+        klass = value_classes.table(self.mask.mask, int(block.max()) + 1)[block]
         if self.mask.position:
             klass ^= ((np.arange(start, start + block.size) & 1) ^ (self.pi or 0)).astype(np.uint8)
         heaps = np.flatnonzero(klass == 0) + start
@@ -466,7 +466,7 @@ class BoundedRun:
             self.seen = np.zeros(size, np.int64)
             self.need = np.zeros(size, np.int64)
         if self.cls.size != size or self.cls_mask != self.mask:
-            self.cls = classes.table(self.mask.mask, size)
+            self.cls = value_classes.table(self.mask.mask, size)
             self.cls_mask = self.mask
         stop, self.nr, status = _fill_window(
             self.g, self.n, target, take_all, leave_one, split, self.cls, int(self.mask.position),
@@ -505,7 +505,7 @@ class BoundedRun:
             self._allocate(self.capacity, _wider(self.g.dtype))
         self.g[n] = value
         cpar = 1 ^ (int(self.mask.position) & ((n ^ (self.pi or 0)) & 1))
-        if int(classes.table(self.mask.mask, value + 1)[value]) != cpar:
+        if int(value_classes.table(self.mask.mask, value + 1)[value]) != cpar:
             if self.nr == self.rk.size:
                 self.rk = np.concatenate([self.rk, np.zeros_like(self.rk)])
             self.rk[self.nr] = (n << sparse.VALUE_BITS) | value

@@ -46,8 +46,8 @@ KERNEL_FILES = (
     "engine/dense.py",
     "engine/sparse.py",
     "engine/bounded.py",
-    "periods.py",
-    "trajectory.py",
+    "readings/periods.py",
+    "readings/trajectory.py",
     "rare/arrivals.py",
     "rare/counts.py",
 )
@@ -108,7 +108,7 @@ def load() -> dict | None:
 
 
 def export_name(kernel_name: str, value: str) -> str:
-    """The native function of kernel ``grundy.periods._held_to`` for value type ``i8``."""
+    """The native function of kernel ``grundy.readings.periods._held_to`` for value type ``i8``."""
     return f"{kernel_name.replace('.', '_')}_{value}"
 
 

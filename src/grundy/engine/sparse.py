@@ -62,9 +62,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import classes
-from ..classes import RareClass, fewest
+from .. import value_classes
 from ..errors import UsageError, ValueRangeError
+from ..value_classes import RareClass, fewest
 from . import dense
 from ._jit import kernel
 from .chunks import CHUNK_SECONDS, FIRST_CHUNK, next_chunk
@@ -473,7 +473,7 @@ def split_parity(code) -> int | None:
 
 def best_mask(code, values: np.ndarray) -> tuple[RareClass, int]:
     """The even class (the position variant where the split digits allow it) that makes the
-    fewest heaps ``1..len(values)-1`` rare, and that count (:func:`grundy.classes.fewest`)."""
+    fewest heaps ``1..len(values)-1`` rare, and that count (:func:`grundy.value_classes.fewest`)."""
     return fewest(values, 0, split_parity=split_parity(code))
 
 
@@ -482,7 +482,7 @@ def rare_heaps(code, values: np.ndarray, mask: RareClass) -> np.ndarray:
     pi = split_parity(code)
     if mask.position and pi is None:
         raise UsageError(f"the position variant needs split digits of one parity ({code})")
-    return classes.rare_heaps(values, mask, 1, pi)
+    return value_classes.rare_heaps(values, mask, 1, pi)
 
 
 def statistics(code, values: np.ndarray, mask: RareClass | None = None) -> SparseStats:
@@ -587,7 +587,7 @@ class SparseRun:
         self.need = np.zeros(size, dtype=np.int64)
         self.ahead = np.zeros(size, dtype=np.int64)
         if self.mask is not None:
-            self.cls = classes.table(self.mask.mask, size)
+            self.cls = value_classes.table(self.mask.mask, size)
 
     def _use(self, mask: RareClass | None) -> None:
         """Switch to ``mask`` (None: dense) and rebuild the rare list for the heaps known."""
@@ -598,7 +598,7 @@ class SparseRun:
         if mask is None:
             return
         self._tables()
-        rare = classes.rare_heaps(self.values, mask, 1, self.pi)
+        rare = value_classes.rare_heaps(self.values, mask, 1, self.pi)
         self.nr = self.rare_at_choice = rare.size
         self.rk = np.zeros(max(1024, 2 * rare.size), dtype=np.int64)
         self.rk[: rare.size] = (rare.astype(np.int64) << VALUE_BITS) | self.g[rare]

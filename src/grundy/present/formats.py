@@ -6,7 +6,7 @@ aligned so that each column holds one residue modulo the period and the last
 row is the period itself (marked), which repeats for ever; any other
 sequence is written in plain rows of ten.  ``bfile`` is the ``n G(n)``
 layout of OEIS b-files.  The site's download buttons write the same formats
-in the browser (``report_assets/site.js``); the browser test compares them.
+in the browser (``present/assets/site.js``); the browser test compares them.
 """
 
 from __future__ import annotations
@@ -91,11 +91,11 @@ def render(fmt: str, code: str, values: Sequence[int], *, start: int | None = No
 def export(code, values, fmt: str) -> str:
     """``values`` of ``code`` in ``fmt``, with the compact notation when they certify a period.
 
-    The period is the reading at the full depth (``grundy.periods.reading``),
+    The period is the reading at the full depth (``grundy.readings.periods.reading``),
     used only when its window is within the values.
     """
     from ..codes import parse
-    from ..periods import reading
+    from ..readings.periods import reading
 
     code = parse(code)
     r = reading(values, code)

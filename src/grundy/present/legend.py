@@ -1,15 +1,15 @@
 """The colours and words of the kinds of false readings: one table for the site, its script and the
 figures.
 
-A false reading of a settled code has one of :data:`grundy.trajectory.KINDS` (the rule is there);
+A false reading of a settled code has one of :data:`grundy.readings.trajectory.KINDS` (the rule is there);
 the site's bar chart, its trajectory drawn by ``site.js`` and the matplotlib trajectory
-(:mod:`grundy.figures.trajectory`) all colour and name a kind from here, and the site hands the
+(:mod:`grundy.present.figures.trajectory`) all colour and name a kind from here, and the site hands the
 script what it needs as JSON (:func:`script_constants`), so that no word or colour is written twice.
 """
 
 from __future__ import annotations
 
-from ..trajectory import KINDS
+from ..readings.trajectory import KINDS
 
 KIND_COLOURS = dict(zip(KINDS, ("#1f77b4", "#ff7f0e", "#7f7f7f")))
 """The colour of each kind, in the site and in the figures."""

@@ -2,7 +2,7 @@
 
 The tables are Tomek Czajka's verified extension of Achim Flammenkamp's
 tables (github.com/tczajka/octal-games), shipped with the package and read by
-:mod:`grundy.published` (sources and columns in ``src/grundy/data/README.md``): every code of one to
+:mod:`grundy.catalogue.published` (sources and columns in ``src/grundy/data/README.md``): every code of one to
 three digits is mapped to a listed game that is the same game (its
 *equivalent*), and each listed game is trivial (a period found below 1,000
 heaps), solved (a period found further) or unsolved.  An equivalent game may
@@ -24,7 +24,7 @@ MAX_SHIFT = 8
 def _published() -> tuple[dict, dict[str, str], dict[str, tuple[str, str]]]:
     """The listed games by code, the lookup (code to its equivalent game) and the OEIS table,
     each keyed by the code as this toolkit writes it."""
-    from .. import published
+    from ..catalogue import published
 
     games = {str(g.code): g for g in published.games()}
     lookup = {str(c): str(e) for c, e in published.lookup().items()}

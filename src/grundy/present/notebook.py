@@ -105,7 +105,7 @@ def trajectory_html(tr) -> str:
 def record_html(r) -> str:
     """A survey record: the class, the reading, the largest value, the sparse statistics, the
     false readings."""
-    from ..growth import STATUS_WORDS
+    from ..readings.status import STATUS_WORDS
 
     reading = (f"period {r.period:,} from heap {r.start:,} (window {r.window:,}), right from depth "
                f"{r.right_from:,}" if r.status == "settled" else "none certified")
@@ -197,7 +197,7 @@ def ledger_html(led) -> str:
 
 def catalogue_html(cat) -> str:
     """A catalogue: its file, the results by status and depth, and the first codes stored."""
-    from ..growth import STATUS_WORDS
+    from ..readings.status import STATUS_WORDS
 
     counts = dict(cat.db.execute("SELECT status, count(*) FROM results GROUP BY status"))
     depths = [h for (h,) in cat.db.execute("SELECT DISTINCT heaps FROM results ORDER BY heaps")]

@@ -23,10 +23,10 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
 from .._version import __version__
-from ..classes import RareClass
 from ..codes import file_name, game_name, parse, shell_word
-from ..growth import STATUS_WORDS, STATUSES
-from ..trajectory import KINDS
+from ..readings.status import STATUS_WORDS, STATUSES
+from ..readings.trajectory import KINDS
+from ..value_classes import RareClass
 from . import legend, svg
 from .formats import FORMATS, PLAIN_ROW, period_rows
 from .literature import MAX_SHIFT, Literature
@@ -145,7 +145,7 @@ def push_further(r: dict, lit: Literature) -> tuple[str, str]:
     code without finding a period, twice as deep as they went; else :data:`SETTLE_FACTOR`
     times the heaps read.
     """
-    from ..periods import window
+    from ..readings.periods import window
 
     code = parse(r["code"])
     deeper, why = r["heaps"] * SETTLE_FACTOR, ""
@@ -273,7 +273,7 @@ def readings_script(r: dict) -> str:
     """The false readings as a script for ``site.js``: one flat list, five numbers a reading,
     ``start - previous start, period, first depth - start, last depth - first depth, held to - last depth``
     (the window ``r(s + p) + t`` follows from the code), so that hundreds of readings stay small;
-    then, for a settled code, the kind of each reading (an index into :data:`grundy.trajectory.KINDS`,
+    then, for a settled code, the kind of each reading (an index into :data:`grundy.readings.trajectory.KINDS`,
     so that the script need not know the rule).  Integers only: nothing in it needs escaping."""
     flat, prev = [], 0
     for fr in r["false_readings"]:

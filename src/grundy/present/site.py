@@ -1,7 +1,7 @@
 """The catalogue as a static website: an index of every code, a page per code, the tallies.
 
 Everything is a plain file (HTML with inline SVG, small PNG colour grids,
-and the CSS and script of ``report_assets``), so the site opens from disk or
+and the CSS and script of ``present/assets``), so the site opens from disk or
 can be published as is, and nothing is fetched when it is viewed.  Files
 that several codes share (the grid, the values and the false readings of
 codes with the same sequence) are written once, named by the values'
@@ -27,17 +27,17 @@ from pathlib import Path
 import numpy as np
 
 from .._version import __version__
-from ..catalogue import Catalogue, CatalogueError
+from ..catalogue.database import Catalogue, CatalogueError
 from ..codes import file_name, parse
-from ..tallies import tallies
-from ..trajectory import KINDS
+from ..readings.tallies import tallies
+from ..readings.trajectory import KINDS
 from . import legend, pages, picture
 from .formats import PLAIN_ROW
 from .literature import data_digest, equivalent, literature, published_status
 
 DRAWN_BY = (
     "present/site.py", "present/pages.py", "present/svg.py", "present/legend.py", "present/picture.py",
-    "present/formats.py", "present/literature.py", "report_assets/report.css", "report_assets/site.js",
+    "present/formats.py", "present/literature.py", "present/assets/report.css", "present/assets/site.js",
 )
 """The files that draw a code page, with every template (``present/templates``): when one changes,
 the next run redraws every page."""
@@ -52,7 +52,7 @@ them), to a multiple of as many rows, so that codes whose windows differ only by
 
 def script_constants() -> dict:
     """What ``site.js`` reads instead of restating it: the kinds' cell words and colours
-    (:mod:`~grundy.present.legend`) in the order of :data:`grundy.trajectory.KINDS` (a page's
+    (:mod:`~grundy.present.legend`) in the order of :data:`grundy.readings.trajectory.KINDS` (a page's
     readings give each one's kind as an index into it), the colours of open and final readings, and
     how many values a plain row of the downloads holds."""
     return {"kinds": [legend.KIND_CELLS[k] for k in KINDS], "kindColours": [legend.KIND_COLOURS[k] for k in KINDS],
@@ -60,9 +60,9 @@ def script_constants() -> dict:
 
 
 def site_script() -> str:
-    """The site's script: :func:`script_constants` as ``grundyConstants``, then ``report_assets/site.js``."""
+    """The site's script: :func:`script_constants` as ``grundyConstants``, then ``present/assets/site.js``."""
     constants = json.dumps(script_constants(), ensure_ascii=False, separators=(",", ":"))
-    source = (resources.files("grundy") / "report_assets" / "site.js").read_text("utf-8")
+    source = (resources.files("grundy") / "present" / "assets" / "site.js").read_text("utf-8")
     return f"var grundyConstants={constants};\n{source}"
 
 
@@ -249,7 +249,7 @@ def write_report(
     out = Path(out)
     for folder in ("codes", "assets", *SHARED):
         (out / folder).mkdir(parents=True, exist_ok=True)
-    (out / "assets" / "report.css").write_bytes((resources.files("grundy") / "report_assets" / "report.css").read_bytes())
+    (out / "assets" / "report.css").write_bytes((resources.files("grundy") / "present" / "assets" / "report.css").read_bytes())
     (out / "assets" / "site.js").write_text(site_script(), "utf-8")
     source = catalogue.path.name
     results = choose(catalogue.results(heaps=heaps))

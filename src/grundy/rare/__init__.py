@@ -1,13 +1,13 @@
 """Rare classes and the codes that never settle (docs/rare-classes.md, docs/counts.md).
 
-One subject a module: :mod:`grundy.classes` (what a class is), ``thinning``
+One subject a module: :mod:`grundy.value_classes` (what a class is), ``thinning``
 (does a class thin), ``survey`` (every class of a family), ``arrivals``
 (where a class's heaps arrive), ``counts`` (move and split counts of a
 value), ``ledger`` (which rare heaps supply a value).  Sentences that read
 the numbers for people live in :mod:`grundy.present.text`.
 """
 
-from ..classes import (
+from ..value_classes import (
     CONVENTIONS,
     RareClass,
     block_counts,

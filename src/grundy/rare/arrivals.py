@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..checks import whole
-from ..classes import RareClass, block_counts, check_mask, rare_heaps, value_counts
 from ..codes import Code, parse
 from ..engine._jit import kernel
 from ..errors import UsageError
+from ..value_classes import RareClass, block_counts, check_mask, rare_heaps, value_counts
 
 MODULI = range(2, 25)
 """The moduli whose residue counts are reported."""
@@ -264,7 +264,7 @@ def arrivals(
 ) -> Arrivals:
     """The arrivals of ``cls`` in ``values`` past heap ``after`` (heaps ``n >= after`` count;
     default :func:`cutoff`).  A mask wider than every value is refused
-    (:func:`grundy.classes.check_mask`)."""
+    (:func:`grundy.value_classes.check_mask`)."""
     code = parse(code)
     after = cutoff(values.size) if after is None else whole(after, "the cut-off")
     block = whole(block, "a block", 1)

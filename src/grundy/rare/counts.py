@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..checks import whole
-from ..classes import RareClass, check_mask, fewest, rare_heaps
 from ..codes import Code, parse
 from ..engine._jit import kernel
 from ..engine.moves import split_digits
 from ..errors import UsageError
+from ..value_classes import RareClass, check_mask, fewest, rare_heaps
 from .arrivals import cutoff
 
 CHUNK = 50_000

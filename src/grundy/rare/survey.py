@@ -10,10 +10,10 @@ from functools import partial
 import numpy as np
 
 from ..checks import whole
-from ..classes import RareClass
 from ..codes import Code, parse
 from ..engine import compute
-from ..growth import is_growing
+from ..readings.status import is_growing
+from ..value_classes import RareClass
 from .thinning import stretch_counts, thirds
 
 
@@ -168,13 +168,13 @@ def rare_survey(
 ) -> RareSurvey:
     """Run :func:`survey_code` over ``codes``, serially or on any ``concurrent.futures.Executor``.
 
-    With ``catalogue`` (a :class:`~grundy.catalogue.Catalogue`) each code's
+    With ``catalogue`` (a :class:`~grundy.catalogue.database.Catalogue`) each code's
     outcome is stored as it finishes (records of kind ``rare-survey``), so an
     interrupted survey resumes and a repeated one computes nothing.
     ``on_code(done)`` is called after each code.
     """
-    from ..catalogue import Catalogue, CatalogueError
-    from ..runner import Records, run
+    from ..catalogue.database import Catalogue, CatalogueError
+    from ..catalogue.runner import Records, run
 
     options = {"heaps": heaps, "sigmas": float(sigmas), "keep": keep, "growing_only": growing_only}
     names = list(dict.fromkeys(str(parse(c)) for c in codes))

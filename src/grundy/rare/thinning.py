@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..classes import RareClass, odd_counts
+from ..value_classes import RareClass, odd_counts
 
 
 def thirds(heaps: int) -> tuple[int, int]:

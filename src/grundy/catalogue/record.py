@@ -1,6 +1,6 @@
 """The survey record: what a survey keeps of one code (all but its values), one typed object.
 
-:func:`grundy.survey.survey_code` makes one, the catalogue stores it (its
+:func:`grundy.catalogue.survey.survey_code` makes one, the catalogue stores it (its
 columns, packed false readings and JSON extras) and gives it back, the
 tallies and ``grundy show`` read it.  :meth:`SurveyRecord.to_dict` is the
 JSON form the catalogue and ``show --json`` have always written, and
@@ -16,15 +16,15 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, fields
 
-from .growth import MEANINGS, STATUS_WORDS
-from .trajectory import FalseReading
+from ..readings.status import MEANINGS, STATUS_WORDS
+from ..readings.trajectory import FalseReading
 
 
 @dataclass(frozen=True)
 class SurveyRecord(Mapping):
     """One surveyed code at ``heaps`` heaps (docs/surveys.md).
 
-    ``status`` is one of :data:`grundy.growth.STATUSES`; ``start``,
+    ``status`` is one of :data:`grundy.readings.status.STATUSES`; ``start``,
     ``period`` and ``window`` are the certified reading (None unless
     settled); ``mask``, ``position``, ``rare_heaps`` and ``last_rare`` the
     sparse engine's statistics (None where it did not run); ``believed``
@@ -102,7 +102,7 @@ class SurveyRecord(Mapping):
     def __str__(self) -> str:
         """What ``grundy show`` prints: the class (and what it means, when unsettled), the
         reading, the largest value, the sparse statistics and every false reading."""
-        from .classes import RareClass
+        from ..value_classes import RareClass
 
         lines = [f"{self.code}  (t = {self.t}), {self.heaps:,} heaps: {STATUS_WORDS[self.status]}"]
         if self.status != "settled":
@@ -128,6 +128,6 @@ class SurveyRecord(Mapping):
                 f"{len(self.false_readings):,} false readings>")
 
     def _repr_html_(self) -> str:
-        from .present.notebook import record_html
+        from ..present.notebook import record_html
 
         return record_html(self)

@@ -87,9 +87,9 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from .codes import Code
-from .engine._jit import kernel
-from .errors import UsageError
+from ..codes import Code
+from ..engine._jit import kernel
+from ..errors import UsageError
 
 
 @dataclass(frozen=True)

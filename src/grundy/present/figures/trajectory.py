@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..present.legend import KIND_COLOURS, KIND_WORDS
-from ..trajectory import Trajectory
+from ...readings.trajectory import Trajectory
+from ..legend import KIND_COLOURS, KIND_WORDS
 from . import subplots
 
 
 def plot(tr: Trajectory):
-    """The figure of ``tr``; save it with :func:`grundy.figures.save`."""
+    """The figure of ``tr``; save it with :func:`grundy.present.figures.save`."""
     fig, (ax_s, ax_p, ax_f) = subplots(
         3, 1, figsize=(10, 7.5), sharex=True, gridspec_kw={"height_ratios": (1, 1, 1.6)}
     )

@@ -5,8 +5,8 @@ or on a Dask ``Client.get_executor()``) and stores each code's output in the
 catalogue as soon as it returns, in the driver process, so a run killed at any
 moment loses at most the codes in flight and a run started again computes only
 what is missing.  Where an output goes is an :class:`Entry`: the survey's
-(:class:`grundy.survey.SurveyEntry`) or a JSON record of any ``fn(code) ->
-dict`` (:class:`Records`), such as the settlements of :func:`grundy.campaign.settle_many`.
+(:class:`grundy.catalogue.survey.SurveyEntry`) or a JSON record of any ``fn(code) ->
+dict`` (:class:`Records`), such as the settlements of :func:`grundy.catalogue.campaign.settle_many`.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from .catalogue import Catalogue
-from .codes import Code, parse
+from ..codes import Code, parse
+from .database import Catalogue
 from .executors import SerialExecutor, batch_results
 
 

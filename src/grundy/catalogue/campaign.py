@@ -8,7 +8,7 @@ The codes come in three layers:
   game's, by proof.
 * **Classes.**  Games with the same values to ``plan.seed`` heaps form a class; its
   *representative* is its first game in code order (the fewest digits, so the smallest window).
-* **Steps.**  Every game is settled (:func:`grundy.settle.settle`) to ``plan.floor`` heaps, a
+* **Steps.**  Every game is settled (:func:`grundy.readings.settle.settle`) to ``plan.floor`` heaps, a
   power of two at a time; a step stops early at a certificate.  A representative still open
   there goes deeper, a power of two at a time to ``plan.depth``, for as long as its rare heaps
   have stopped arriving (:meth:`Plan.quiet`: the last rare heap below ``depth / plan.quiet``).
@@ -47,15 +47,15 @@ from pathlib import Path
 
 import numpy as np
 
-from .catalogue import Catalogue
-from .checkpoint import code_path, load_existing
-from .classes import RareClass
-from .codes import Code, parse
-from .errors import CertificateError, SequenceFileError, UsageError
+from ..codes import Code, parse
+from ..engine.checkpoint import code_path, load_existing
+from ..errors import CertificateError, SequenceFileError, UsageError
+from ..sequence import digest as sequence_digest
+from ..value_classes import RareClass
+from .database import Catalogue
 from .executors import ProcessPool, SerialExecutor
 from .runner import FamilyRun, Records
 from .runner import run as run_family
-from .sequence import digest as sequence_digest
 
 KIND = "settlement"
 CHECK_KIND = "certificate_check"
@@ -127,9 +127,9 @@ def same_game(code: Code | str) -> SameGame:
 
     Clearing a redundant bit changes no value, so the rules apply one after the other on the
     same values; a last digit cleared to 0 shortens the code.  The published lookup table of
-    equivalent games (:func:`grundy.published.lookup`) agrees on every 1..3-digit code (tested).
+    equivalent games (:func:`grundy.catalogue.published.lookup`) agrees on every 1..3-digit code (tested).
     """
-    from .engine.reference import grundy_values
+    from ..engine.reference import grundy_values
 
     code = parse(code)
     d = list(code.digits)
@@ -217,7 +217,7 @@ _WARM: list[bool] = []
 def _warm() -> None:
     """Load the engine's kernels in this process once, so that no code's CPU time pays for it."""
     if not _WARM:
-        from .settle import settle
+        from ..readings.settle import settle
 
         settle("·137", 2048)
         _WARM.append(True)
@@ -226,9 +226,9 @@ def _warm() -> None:
 def drive(code: Code | str, max_heaps: int, out: str | os.PathLike, *, seconds: float | None = None):
     """Settle ``code`` to at most ``max_heaps`` heaps (and ``seconds`` CPU seconds), resuming
     from and keeping its values at ``out``: the one place a campaign, and the findings pages
-    that settle many codes, call the engine (:func:`grundy.settle.settle`).  Switching them to
+    that settle many codes, call the engine (:func:`grundy.readings.settle.settle`).  Switching them to
     another engine (bounded memory, threads, a compressed store) changes this function only."""
-    from .settle import settle
+    from ..readings.settle import settle
 
     return settle(code, max_heaps, out=out, seconds=seconds, checkpoint_seconds=CHECKPOINT_SECONDS)
 
@@ -266,7 +266,7 @@ def settle_within(code: Code | str, seconds: float | None = None, store: str | o
     t0 = time.process_time()
     left = None if seconds is None else seconds - spent
     if store is None:
-        from .settle import settle
+        from ..readings.settle import settle
 
         st = settle(code, max_heaps, seconds=left)
     else:
@@ -322,7 +322,7 @@ def settle_many(
 ) -> FamilyRun:
     """Settle each code within ``seconds`` CPU seconds and ``max_heaps`` heaps
     (:func:`settle_within`) on any executor, and store each settlement in ``catalogue`` as it
-    returns (:func:`grundy.runner.run`).
+    returns (:func:`grundy.catalogue.runner.run`).
 
     Resumable: a code whose stored record (:func:`settlement_entry` of ``params``) is settled
     or already had this budget is not computed again; with a ``store`` (which every worker must
@@ -353,7 +353,7 @@ def step(code: str, heaps: int, store: str, since: int, marks: tuple[int, ...]) 
     the first ``m`` values for every mark ``since < m <= heaps`` reached, when settled the digest
     of the values to the window (``window_sha256``), and the sparse statistics under the mask
     that makes the fewest heaps rare (``best``; the engine's own mask may lag behind it)."""
-    from .engine import sparse
+    from ..engine import sparse
 
     _warm()
     c = parse(code)
@@ -390,7 +390,7 @@ def _forget(path: Path) -> None:
 
 def other_mask(code, values: np.ndarray, used: RareClass | None) -> RareClass:
     """The plain mask, other than ``used``, that makes the fewest of ``values`` rare."""
-    from .engine import sparse
+    from ..engine import sparse
 
     top = max(1, int(values.max()))
     best = None
@@ -412,7 +412,7 @@ def check(row: dict, kept: np.ndarray | None = None, window_sha256: str | None =
     under a forced mask other than the one used.  Codes without two-heap moves were computed
     by the dense kernel: they are checked with the plain-Python reference engine.
     """
-    from .engine import compute_with_stats, sparse
+    from ..engine import compute_with_stats, sparse
 
     t0 = time.process_time()
     code = parse(row["code"])
@@ -448,7 +448,7 @@ def check(row: dict, kept: np.ndarray | None = None, window_sha256: str | None =
 def parting(code: str, other: str, heaps: int) -> dict:
     """The first heap below ``heaps`` where the values of ``code`` and ``other`` differ (None
     when they agree)."""
-    from .engine import compute
+    from ..engine import compute
 
     t0 = time.process_time()
     a, b = (compute(c, heaps).astype(np.int64) for c in (code, other))
@@ -553,7 +553,7 @@ class _Driver:
         for g in names:
             values = catalogue.values(g, plan.seed) if g in surveyed else None
             if values is None:
-                from .engine import compute
+                from ..engine import compute
 
                 values = compute(g, plan.seed)
             stats = surveyed.get(g)
@@ -911,7 +911,7 @@ def run(
         heaps, where there is one, gives the values the classes are made from (else they are
         computed) and the rare heaps that order the first steps.
     store : the folder of the values of the games in progress (shared by every worker).
-    executor : serial when None; a :class:`~grundy.executors.ProcessPool`, a Dask client's
+    executor : serial when None; a :class:`~grundy.catalogue.executors.ProcessPool`, a Dask client's
         executor, ...  ``slots`` tasks are kept in flight (default: the pool's workers), at most
         ``slots - 1`` of them deep runs past the floor (at least one).
     name : the campaign's name in its records: another name is another campaign.

@@ -59,10 +59,10 @@ from typing import Self
 
 import numpy as np
 
-from ._version import __version__
-from .classes import RareClass, fewest_in, table
-from .codes import Code, parse
-from .errors import SequenceFileError, StoreError, UsageError
+from .._version import __version__
+from ..codes import Code, parse
+from ..errors import SequenceFileError, StoreError, UsageError
+from ..value_classes import RareClass, fewest_in, table
 
 try:
     import fcntl
@@ -186,7 +186,7 @@ class Frontier:
     """
 
     def __init__(self, code: Code | str):
-        from .engine.sparse import applies, split_parity
+        from .sparse import applies, split_parity
 
         self.code = parse(code)
         self.applies = applies(self.code)
@@ -312,7 +312,7 @@ class Frontier:
 
     def _best(self, pairs: np.ndarray, heaps: int) -> RareClass:
         """The class :func:`grundy.engine.sparse.best_mask` picks for heaps ``1..heaps-1``, from the
-        pairs (:func:`grundy.classes.fewest_in`, which counts from the same histogram)."""
+        pairs (:func:`grundy.value_classes.fewest_in`, which counts from the same histogram)."""
         even, odd = pairs[0].copy(), pairs[1]
         even[0] -= 1
         seen = np.flatnonzero(even + odd)
@@ -559,7 +559,7 @@ class Store:
         they were).  Another run writing it, another code, a damaged store, a
         folder that holds something else or cannot be written: one error.
         """
-        from .sequence import Sequence, paths
+        from ..sequence import Sequence, paths
 
         code = parse(code)
         p = store_path(path)
@@ -1083,7 +1083,7 @@ def in_memory(code: Code, heaps: int, memory: int = MEMORY) -> bool:
     """Whether a run of ``heaps`` heaps keeps every value in memory: when they fit in ``memory``
     bytes (two a heap, the type most codes reach), or when no bounded run applies (a code with
     no sparse-space method needs every value)."""
-    from .engine import sparse
+    from . import sparse
 
     return heaps * 2 <= memory or not sparse.applies(code)
 
@@ -1126,8 +1126,8 @@ def grow(
     and returns no values (``Grown.values`` is None: read the store); it
     calls ``on_status``, never ``on_chunk``, since it holds no values so far.
     """
-    from .engine import choose, compute_with_stats, sparse
-    from .memory import check_heaps
+    from ..memory import check_heaps
+    from . import choose, compute_with_stats, sparse
 
     code = parse(code)
     have = len(store) if store is not None else 0
@@ -1173,7 +1173,7 @@ def grow(
 
 def _bounded(code: Code, heaps: int, rec: Recorder, have: int, memory: int, status):
     """Run the bounded engine from the ``have`` heaps stored to ``heaps``, its blocks to ``rec``."""
-    from .engine.bounded import BoundedRun
+    from .bounded import BoundedRun
 
     head, tail = bounded_sizes(memory)
 

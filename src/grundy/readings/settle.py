@@ -8,7 +8,7 @@ right reading is certified (the window ``2s + 2p + t`` of a reading at depth
 needed).  Each step is at least ``1/16`` of the depth, so that false readings
 whose windows lie just beyond the depth cannot make the steps tiny.
 
-With ``out`` the values are kept in a store (:mod:`grundy.store`, the one
+With ``out`` the values are kept in a store (:mod:`grundy.engine.store`, the one
 checkpoint of every run; an old ``OUT.npy`` + ``OUT.json`` is migrated into
 one): appended every ``checkpoint_seconds``, when the run ends, and when it is
 interrupted (Ctrl-C, or SIGTERM in the command), so a run stopped that way or
@@ -23,8 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .codes import Code, parse
-from .errors import Interrupted, UsageError
+from ..codes import Code, parse
+from ..errors import Interrupted, UsageError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -42,7 +42,7 @@ class Settlement:
     ``reused`` is the number of heaps taken from ``out``; ``stats`` the sparse
     engine's statistics (None for codes it does not cover); ``checksum`` the
     Fletcher-32 of the values, as the published programs print it
-    (:func:`grundy.store.fletcher32`).
+    (:func:`grundy.engine.store.fletcher32`).
     """
 
     code: Code
@@ -95,7 +95,7 @@ class Settlement:
         return f"<Settlement {self.summary()}>"
 
     def _repr_html_(self) -> str:
-        from .present.notebook import settlement_html
+        from ..present.notebook import settlement_html
 
         return settlement_html(self)
 
@@ -143,7 +143,7 @@ def settle(
     """
     import numpy as np
 
-    from .store import CHECKPOINT_SECONDS, Store
+    from ..engine.store import CHECKPOINT_SECONDS, Store
 
     code = parse(code)
     max_heaps = MAX_HEAPS if max_heaps is None else max_heaps
@@ -160,12 +160,12 @@ def settle(
 
 def _settle(code, max_heaps, store, seconds, every, on_depth, on_chunk, on_status):
     """:func:`settle` on an open store (or none): the values grow in one buffer, and the store,
-    when there is one, gets every new block (:class:`~grundy.store.Recorder`)."""
+    when there is one, gets every new block (:class:`~grundy.engine.store.Recorder`)."""
     import numpy as np
 
-    from .engine.sparse import SparseRun, statistics
+    from ..engine.sparse import SparseRun, statistics
+    from ..engine.store import Recorder, fletcher32, hex32
     from .periods import reading
-    from .store import Recorder, fletcher32, hex32
 
     start, cpu0 = time.perf_counter(), time.process_time()
     have = 0 if store is None else len(store)

@@ -10,7 +10,7 @@ import statistics
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
-from .growth import STATUSES
+from .status import STATUSES
 from .trajectory import KINDS
 
 MOST_CONVINCING = 5
@@ -24,7 +24,7 @@ def _spread(xs: list[float]) -> dict:
 
 
 def tallies(results: Iterable[Mapping]) -> dict:
-    """The survey's tallies over per-code records (:class:`grundy.record.SurveyRecord`, or
+    """The survey's tallies over per-code records (:class:`grundy.catalogue.record.SurveyRecord`, or
     their ``to_dict()``, as stored in the catalogue).
 
     ``results`` may be a stream (``Catalogue.results``): the false readings of

@@ -12,8 +12,8 @@ Three tables, each fact stored once:
     smallest unsigned type that holds them, so that no reader recomputes them.
 ``records``
     one JSON object per (kind, code, params) for any other per-code analysis
-    (``kind = "settlement"`` for :func:`grundy.runner.settle_many` and a campaign,
-    :mod:`grundy.campaign`; :meth:`Catalogue.settlements` gives each code's deepest).
+    (``kind = "settlement"`` for :func:`grundy.catalogue.runner.settle_many` and a campaign,
+    :mod:`grundy.catalogue.campaign`; :meth:`Catalogue.settlements` gives each code's deepest).
 
 Storing a code replaces all its rows in one transaction, so a survey killed
 and run again finds what it stored and duplicates nothing, and two surveys
@@ -41,12 +41,12 @@ from urllib.parse import quote
 
 import numpy as np
 
-from .codes import Code, parse
-from .errors import CodeError, GrundyError
-from .growth import STATUSES
+from ..codes import Code, parse
+from ..errors import CodeError, GrundyError
+from ..readings.status import STATUSES
+from ..readings.trajectory import KINDS
+from ..sequence import digest
 from .record import SurveyRecord
-from .sequence import digest
-from .trajectory import KINDS
 
 SCHEMA = 2
 DEFAULT_PATH = "catalogue.sqlite"
@@ -482,7 +482,7 @@ class Catalogue:
     def add(self, record: SurveyRecord | dict, values: np.ndarray, options: dict | None = None) -> None:
         """Store one code's survey record and its values, replacing what was stored for them.
 
-        ``record`` is a :class:`~grundy.record.SurveyRecord` (or its
+        ``record`` is a :class:`~grundy.catalogue.record.SurveyRecord` (or its
         ``to_dict()``); the columns, the false readings and the values are
         written in one transaction, so a reader sees the code's old rows or
         its new ones.
@@ -564,8 +564,8 @@ class Catalogue:
                 codes: Iterable[str] | None = None, analysis: int | None = None) -> Iterator[SurveyRecord]:
         """Stored survey records, optionally filtered, in code order.
 
-        Each is the :class:`~grundy.record.SurveyRecord` that
-        :func:`grundy.survey.survey_code` returned for it; a row that cannot be
+        Each is the :class:`~grundy.catalogue.record.SurveyRecord` that
+        :func:`grundy.catalogue.survey.survey_code` returned for it; a row that cannot be
         decoded raises :class:`CatalogueError`.
         """
         for row in self._rows(heaps, options, codes, analysis):
@@ -651,8 +651,8 @@ class Catalogue:
 
     @_guarded
     def tallies(self, heaps: int | None = None) -> dict:
-        """The survey tallies (:func:`grundy.tallies.tallies`) over the results stored."""
-        from .tallies import tallies
+        """The survey tallies (:func:`grundy.readings.tallies.tallies`) over the results stored."""
+        from ..readings.tallies import tallies
 
         return tallies(self.results(heaps))
 
@@ -664,7 +664,7 @@ class Catalogue:
 
     @_guarded
     def _repr_html_(self) -> str:
-        from .present.notebook import catalogue_html
+        from ..present.notebook import catalogue_html
 
         return catalogue_html(self)
 
@@ -694,7 +694,7 @@ class Catalogue:
 
     def settlements(self, codes: Iterable[str] | None = None) -> dict[str, dict]:
         """Each code's deepest stored settlement: of its records of kind ``settlement``, whatever
-        their parameters (:func:`grundy.runner.settle_many`'s, a campaign's), a certified one
+        their parameters (:func:`grundy.catalogue.runner.settle_many`'s, a campaign's), a certified one
         before any other, then the one that reached the most heaps."""
         best: dict[str, tuple] = {}
         for r in self.records("settlement", codes=codes):

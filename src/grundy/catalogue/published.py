@@ -23,14 +23,14 @@ import functools
 from dataclasses import dataclass
 from importlib import resources
 
-from .classes import RareClass
-from .codes import Code, parse
-from .engine.sparse import even_class
-from .errors import GrundyError, UsageError
-from .periods import window
+from ..codes import Code, parse
+from ..engine.sparse import even_class
+from ..errors import GrundyError, UsageError
+from ..readings.periods import window
+from ..value_classes import RareClass
 
 PUBLISHED_STATUSES = ("trivial", "solved", "unsolved")
-"""What the literature says of a code (not a survey's statuses, :data:`grundy.growth.STATUSES`)."""
+"""What the literature says of a code (not a survey's statuses, :data:`grundy.readings.status.STATUSES`)."""
 SOURCE_NAMES = {"Grundy's": "grundy"}
 """Games the tczajka/octal-games lists name instead of writing a code."""
 FLAMMENKAMP_GRUNDY = "http://wwwhomes.uni-bielefeld.de/achim/grundy.html"
@@ -104,7 +104,7 @@ class Game:
 
     @property
     def window(self) -> int | None:
-        """The Guy–Smith window of the published period (:func:`grundy.periods.window`; None
+        """The Guy–Smith window of the published period (:func:`grundy.readings.periods.window`; None
         when unsolved)."""
         if self.start is None:
             return None

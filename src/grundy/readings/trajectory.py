@@ -30,9 +30,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .codes import Code, parse
-from .engine._jit import kernel
-from .errors import CertificateError
+from ..codes import Code, parse
+from ..engine._jit import kernel
+from ..errors import CertificateError
 from .periods import Reading, as_values, held_to, tight_window, window
 
 KINDS = ("right_period_wrong_start", "dividing", "unrelated")
@@ -160,7 +160,7 @@ class Trajectory:
                 f"{self.changes:,} changes, {len(self.false_readings):,} false readings>")
 
     def _repr_html_(self) -> str:
-        from .present.notebook import trajectory_html
+        from ..present.notebook import trajectory_html
 
         return trajectory_html(self)
 

@@ -10,7 +10,7 @@ theorem, docs/periodicity.md), ``G(n) = G(s + (n - s) mod p)`` for every
 ``n >= s``, so the value of any heap, however large, is read off the first
 ``s + p`` values.  The certificate comes from a sequence or a catalogue
 given as ``source``, or from computing deeper and deeper (as
-:func:`grundy.settle` does) until it is found or every heap asked for is
+:func:`grundy.readings.settle` does) until it is found or every heap asked for is
 known.  The winning moves of a huge heap are then found by kind: taking the
 whole heap, leaving one heap, and for each split digit the splits
 ``(a, rest - a)``, where those with ``a >= s`` (both parts in the period)
@@ -24,8 +24,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .codes import Code, parse
-from .errors import UsageError
+from ..codes import Code, parse
+from ..errors import UsageError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -152,7 +152,7 @@ class Position:
                 f"winning moves to {moves or 'none'}{more}{splits}>")
 
     def _repr_html_(self) -> str:
-        from .present.notebook import position_html
+        from ..present.notebook import position_html
 
         return position_html(self)
 
@@ -215,16 +215,16 @@ def known_values(code: Code, needed: int, source=None) -> Values:
     """The values of ``code`` that answer every heap below ``needed``.
 
     Starts from ``source`` (a :class:`~grundy.sequence.Sequence` or a
-    :class:`~grundy.catalogue.Catalogue` holding the code), then computes
-    deeper, on the schedule of :func:`grundy.settle.next_depth`, until the
+    :class:`~grundy.catalogue.database.Catalogue` holding the code), then computes
+    deeper, on the schedule of :func:`grundy.readings.settle.next_depth`, until the
     reading is certified or ``needed`` heaps are known.  When the values of
     ``needed`` heaps would not fit in memory it looks no further than
     :data:`PROBE_HEAPS` and refuses a code that is not certified by then.
     """
     import numpy as np
 
-    from .checks import heaps as checked
-    from .engine import compute
+    from ..checks import heaps as checked
+    from ..engine import compute
     from .periods import reading
     from .settle import FIRST_DEPTH, next_depth
 
@@ -254,8 +254,8 @@ def _from_source(code: Code, source):
     """The values of ``code`` that ``source`` holds (none without one)."""
     import numpy as np
 
-    from .catalogue import Catalogue
-    from .sequence import Sequence
+    from ..catalogue.database import Catalogue
+    from ..sequence import Sequence
 
     if source is None:
         return np.zeros(0, dtype=np.uint8)
@@ -355,7 +355,7 @@ def position(code: Code | str, heaps: Iterable[int], *, source=None) -> Position
     Moves that lead to the same position (from two equal heaps, say) are
     listed once.  ``source`` (a :class:`~grundy.sequence.Sequence`, such as
     ``grundy.load`` of what ``grundy settle --out`` kept, or a
-    :class:`~grundy.catalogue.Catalogue`) gives values to start from; once
+    :class:`~grundy.catalogue.database.Catalogue`) gives values to start from; once
     the period is certified, heaps of any size answer at once (the module
     docstring).  Heaps are whole numbers of at least 0 (:mod:`grundy.checks`).
 
@@ -370,7 +370,7 @@ def position(code: Code | str, heaps: Iterable[int], *, source=None) -> Position
     >>> huge.value, huge.count, huge.reading.period
     (2, 294125, 34)
     """
-    from .checks import heap_sizes
+    from ..checks import heap_sizes
 
     code = parse(code)
     sizes = heap_sizes(heaps)

@@ -11,7 +11,7 @@ from matplotlib import colormaps
 from matplotlib.cm import ScalarMappable
 from matplotlib.colors import Normalize
 
-from ..rare import Arrivals, GapFit, Ledger, exponential_cdf
+from ...rare import Arrivals, GapFit, Ledger, exponential_cdf
 from . import subplots
 
 

@@ -3,9 +3,9 @@
 Each code is computed to ``heaps``, read (its trajectory: the reading at every
 depth, with heap 0 excluded and, separately, allowed), classified (settled when
 the reading at ``heaps`` is certified, else growing or bounded, see
-:func:`grundy.growth.is_growing`) and described by the sparse engine's
-statistics of its run: one :class:`grundy.record.SurveyRecord`.  :func:`run` is the family runner
-(:mod:`grundy.runner`) with :func:`survey_code` per code: the driver process
+:func:`grundy.readings.status.is_growing`) and described by the sparse engine's
+statistics of its run: one :class:`grundy.catalogue.record.SurveyRecord`.  :func:`run` is the family runner
+(:mod:`grundy.catalogue.runner`) with :func:`survey_code` per code: the driver process
 stores every result and the values as they arrive, so an interrupted survey
 loses nothing it had finished.
 """
@@ -19,15 +19,15 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING
 
-from ._version import __version__
-from .codes import Code, parse
+from .._version import __version__
+from ..codes import Code, parse
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
 
     import numpy as np
 
-    from .catalogue import Catalogue
+    from .database import Catalogue
     from .record import SurveyRecord
     from .runner import FamilyRun
 
@@ -43,12 +43,12 @@ def analyse(code: Code | str, heaps: int = DEFAULT_HEAPS) -> tuple[SurveyRecord,
     """:func:`survey_code`'s record of ``code`` and the values ``G(0..heaps-1)`` it read."""
     import numpy as np
 
-    from .checkpoint import compute_resumable
-    from .growth import classify
-    from .periods import arithmetic_reading
+    from ..engine.checkpoint import compute_resumable
+    from ..readings.periods import arithmetic_reading
+    from ..readings.status import classify
+    from ..readings.trajectory import trajectories
+    from ..sequence import digest
     from .record import SurveyRecord
-    from .sequence import digest
-    from .trajectory import trajectories
 
     code = parse(code)
     seq, _, _ = compute_resumable(code, heaps, None)
@@ -102,9 +102,9 @@ def warm_up(heaps: int = DEFAULT_HEAPS, hexadecimal: bool = True) -> None:
     process, before any worker starts: the engines' and the readings' kernels for each value
     type the values may take (no two processes ever compile at once, see
     :mod:`grundy.engine._jit`)."""
-    from .engine import value_types
-    from .engine import warm_up as warm_engine
-    from .trajectory import trajectory
+    from ..engine import value_types
+    from ..engine import warm_up as warm_engine
+    from ..readings.trajectory import trajectory
 
     warm_engine(heaps, hexadecimal=hexadecimal)
     _, values = analyse("·137", 200)
@@ -149,7 +149,7 @@ def run(
     ``executor`` (serial when None) ``batch`` at a time and each result is
     stored by this process as soon as it returns.
     """
-    from .checks import heaps as checked
+    from ..checks import heaps as checked
     from .runner import run as run_family
 
     heaps = checked(heaps)
@@ -200,9 +200,9 @@ def survey(
     >>> cat.tallies(600)["codes"]
     63
     """
-    from .catalogue import Catalogue
-    from .checks import codes as family_of
-    from .checks import heaps as checked
+    from ..checks import codes as family_of
+    from ..checks import heaps as checked
+    from .database import Catalogue
 
     codes, heaps = family_of(codes), checked(heaps)
     catalogue = Catalogue(":memory:" if db is None else db)

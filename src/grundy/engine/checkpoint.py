@@ -1,4 +1,4 @@
-"""Resumable computation: a growing sequence kept in a store (:mod:`grundy.store`) as it is computed.
+"""Resumable computation: a growing sequence kept in a store (:mod:`grundy.engine.store`) as it is computed.
 
 The store is the one checkpoint: a run appends its new values every
 ``every`` seconds, when it ends and when it is interrupted (Ctrl-C, SIGTERM),
@@ -27,10 +27,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .codes import Code, file_name, file_safe, parse
-from .engine.sparse import SparseStats
-from .errors import GrundyError, SequenceFileError, StoreError
-from .sequence import Sequence, StoredSequence, paths
+from ..codes import Code, file_name, file_safe, parse
+from ..errors import GrundyError, SequenceFileError, StoreError
+from ..sequence import Sequence, StoredSequence, paths
+from .sparse import SparseStats
 from .store import CHECKPOINT_SECONDS, MEMORY, Store, grow, is_store
 
 __all__ = [
@@ -203,14 +203,14 @@ def compute_resumable(
     disposable: bool = False,
     on_warning: Callable[[str], None] = _warn,
 ) -> tuple[Sequence, int, SparseStats | None]:
-    """Grow the store at ``path`` (or an open :class:`~grundy.store.Store`) to ``heaps`` heaps.
+    """Grow the store at ``path`` (or an open :class:`~grundy.engine.store.Store`) to ``heaps`` heaps.
 
     Returns the sequence, the number of heaps that were already stored (at most
     ``heaps``), and the sparse engine's statistics when it ran (None when
     nothing was computed or another engine ran).  The sequence holds the
     values in memory when a run kept them there, and reads the store when it
     did not: a store already as deep, left as it is, or a run bounded to
-    ``memory`` bytes (:func:`grundy.store.grow`, default :data:`~grundy.store.MEMORY`).  An old ``PATH.npy`` + ``PATH.json`` is migrated into a store at
+    ``memory`` bytes (:func:`grundy.engine.store.grow`, default :data:`~grundy.engine.store.MEMORY`).  An old ``PATH.npy`` + ``PATH.json`` is migrated into a store at
     ``PATH`` (``on_warning`` says so).  ``on_status`` receives the sparse
     engine's status (mask, rare count) as it runs.
 
