@@ -150,7 +150,7 @@ def main() -> None:
                     runs[label].append(run_once(python, row, env, scratch))
             med = {k: Run(*(statistics.median(getattr(r, f) for r in v) for f in ("wall", "cpu", "peak_mb", "rc")))
                    for k, v in runs.items()}  # fmt: skip
-            pairs = list(zip(runs["this"], runs["base"]))
+            pairs = list(zip(runs["this"], runs["base"], strict=True))
             ratio = statistics.median(t.wall / b.wall for t, b in pairs)
             cpu_ratio = statistics.median(t.cpu / b.cpu if b.cpu else float("nan") for t, b in pairs)
             ok = True

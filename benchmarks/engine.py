@@ -41,9 +41,9 @@ def _plain_loop(g, take_all, leave_one, split):
 
 def plain_loop(code, heaps):
     code = parse(code)
-    arr = lambda ks: np.asarray(ks, dtype=np.int64)  # noqa: E731
-    g = np.zeros(heaps, dtype=np.int64)
-    return _plain_loop(g, arr(code.take_all), arr(code.leave_one), arr(code.split_two))
+    take_all, leave_one, split_two = (np.asarray(ks, dtype=np.int64)
+                                      for ks in (code.take_all, code.leave_one, code.split_two))
+    return _plain_loop(np.zeros(heaps, dtype=np.int64), take_all, leave_one, split_two)
 
 
 def best_of(fn, repeat=3):
@@ -65,14 +65,14 @@ def main() -> None:
 
     print("side by side (best of 3):")
     for code, heaps in (("·137", 3000), ("·354", 3000)):
-        t_ref, a = best_of(lambda: grundy_values(parse(code), heaps), 1)
-        t_dense, b = best_of(lambda: compute(code, heaps, engine="dense"))
+        t_ref, a = best_of(lambda code=code, heaps=heaps: grundy_values(parse(code), heaps), 1)
+        t_dense, b = best_of(lambda code=code, heaps=heaps: compute(code, heaps, engine="dense"))
         assert list(a) == b.tolist()
         print(f"  {code:6} {heaps:>9,} heaps  reference {t_ref:8.3f} s  dense {t_dense:8.4f} s  "
               f"ratio {t_ref / t_dense:8.0f}x")
     for code, heaps in (("·354", 100_000), ("·6", 100_000)):
-        t_plain, a = best_of(lambda: plain_loop(code, heaps), 1 if not args.quick else 1)
-        t_dense, b = best_of(lambda: compute(code, heaps, engine="dense"), 1)
+        t_plain, a = best_of(lambda code=code, heaps=heaps: plain_loop(code, heaps), 1)
+        t_dense, b = best_of(lambda code=code, heaps=heaps: compute(code, heaps, engine="dense"), 1)
         assert np.array_equal(a, b)
         print(f"  {code:6} {heaps:>9,} heaps  plain numba loop {t_plain:7.2f} s  dense {t_dense:7.2f} s  "
               f"ratio {t_plain / t_dense:6.1f}x")
@@ -80,7 +80,7 @@ def main() -> None:
         return
     print("absolute (one run each):")
     for code, heaps in (("·354", 100_000), ("·354", 1_000_000), ("·6", 100_000)):
-        t, v = best_of(lambda: compute(code, heaps, engine="dense"), 1)
+        t, v = best_of(lambda code=code, heaps=heaps: compute(code, heaps, engine="dense"), 1)
         print(f"  {code:6} {heaps:>9,} heaps  dense {t:7.2f} s  max {int(v.max())}  dtype {v.dtype}")
 
 

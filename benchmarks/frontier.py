@@ -126,7 +126,7 @@ def main(argv=None) -> None:
             mb = max(r["mb"] for r in ok)
             sums = {r["checksum"] for r in ok}
             print(f"{row.name:16} {wall:8.1f} {cpu:8.1f} {mb:8.0f} {'/'.join(sums):>9}  {side}")
-        pairs = [b["wall"] / m["wall"] for b, m in zip(sides["bounded"], sides["in memory"])
+        pairs = [b["wall"] / m["wall"] for b, m in zip(sides["bounded"], sides["in memory"], strict=True)
                  if not (b.get("failed") or m.get("failed"))]
         same = {r["checksum"] for rs in sides.values() for r in rs if not r.get("failed")}
         print(f"{'':16} bounded/in memory, wall: {statistics.median(pairs):.2f} (median of "

@@ -14,9 +14,9 @@ import time
 
 import numpy as np
 
-from grundy.readings.settle import settle
 from grundy.codes import parse
 from grundy.engine import compute, compute_with_stats
+from grundy.readings.settle import settle
 
 SIDE_BY_SIDE = (("·354", 1 << 18), ("·16", 1 << 18), ("·6", 1 << 18))
 FAR = (("·354", 1_000_000), ("·16", 1 << 20), ("·6", 1 << 20))
@@ -40,8 +40,8 @@ def main() -> None:
 
     print("side by side, one run each:")
     for code, heaps in SIDE_BY_SIDE:
-        t_dense, a = timed(lambda: compute(code, heaps, engine="dense"))
-        t_sparse, (b, stats) = timed(lambda: compute_with_stats(code, heaps, engine="sparse"))
+        t_dense, a = timed(lambda code=code, heaps=heaps: compute(code, heaps, engine="dense"))
+        t_sparse, (b, stats) = timed(lambda code=code, heaps=heaps: compute_with_stats(code, heaps, engine="sparse"))
         assert np.array_equal(a, b)
         print(f"  {code:5} {heaps:>10,} heaps  dense {t_dense:7.2f} s  sparse {t_sparse:7.3f} s  "
               f"ratio {t_dense / t_sparse:7.1f}x   mask {stats.mask}, {stats.rare_heaps} rare")  # fmt: skip
@@ -50,7 +50,7 @@ def main() -> None:
 
     print("sparse, far:")
     for code, heaps in FAR:
-        t, (v, stats) = timed(lambda: compute_with_stats(code, heaps, engine="sparse"))
+        t, (_, stats) = timed(lambda code=code, heaps=heaps: compute_with_stats(code, heaps, engine="sparse"))
         print(f"  {code:5} {heaps:>10,} heaps  {t:7.2f} s  max {stats.max} at {stats.argmax:,}  "
               f"mask {stats.mask}{'+position' if stats.position else ''}, "
               f"{stats.rare_heaps} rare, the last at {stats.last_rare:,}")  # fmt: skip

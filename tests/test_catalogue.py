@@ -240,7 +240,7 @@ def test_a_catalogue_on_a_read_only_disk(tmp_path):
         assert sorted(p.name for p in folder.iterdir()) == ["c.sqlite"]
         with pytest.raises(CatalogueError, match="cannot be written"):
             Catalogue(path)
-        with pytest.raises(CatalogueError, match="cannot create the catalogue .* read-only"):
+        with pytest.raises(CatalogueError, match=r"cannot create the catalogue .* read-only"):
             Catalogue(folder / "new.sqlite")
         show = subprocess.run([sys.executable, "-m", "grundy", "show", "·12", "--db", str(path), "--json"],
                               check=False, capture_output=True, text=True)
@@ -346,7 +346,7 @@ def test_garbage_in_any_page_is_one_line_for_every_command(surveyed_file, tmp_pa
         raw = bytearray(surveyed_file.read_bytes())
         raw[first + 100 : first + page] = b"\x5a" * (page - 100)
         db.write_bytes(bytes(raw))
-        for status, out, err in _each_command(db, tmp_path):
+        for status, _out, err in _each_command(db, tmp_path):
             assert "Traceback" not in err and status in (0, 2), err
             if status == 2:
                 line = one_line(err)
@@ -414,7 +414,7 @@ def _run_as(uid: int, gid: int, argv_list: list[list[str]]) -> list[tuple[int, s
             os.setgid(gid)
             os.setuid(uid)
             answer = [run(*argv) for argv in argv_list]
-        except BaseException as exc:  # noqa: BLE001 (sent to the parent, which fails the test)
+        except BaseException as exc:  # sent to the parent, which fails the test
             answer = exc
         with os.fdopen(write, "wb") as f:
             pickle.dump(answer if not isinstance(answer, BaseException) else repr(answer), f)

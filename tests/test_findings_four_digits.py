@@ -124,7 +124,7 @@ def test_reduced_run_table_has_every_code_of_the_longest_digits(quick):
     cols = r["campaign"]["table_columns"]
     for code, row in r["campaign"]["table"].items():
         if code in rows:
-            x = dict(zip(cols, row))
+            x = dict(zip(cols, row, strict=True))
             depth = x["window"] if x["status"] != "open" else x["heaps"]
             assert rows[code].endswith(f"`grundy settle {code} --max-heaps {depth}` |")
             assert unexplained(rows[code], {"row": row, "code": code}) == []

@@ -143,13 +143,13 @@ def test_a_missing_table_is_an_error(monkeypatch, tmp_path):
     for cached in (published._games, published._lookup, published._oeis, published.flammenkamp_grundy):
         cached.cache_clear()
     try:
-        with pytest.raises(PublishedDataError, match="trivial_games.csv is missing"):
+        with pytest.raises(PublishedDataError, match=r"trivial_games\.csv is missing"):
             published.games()
-        with pytest.raises(PublishedDataError, match="tczajka_lookup.csv is missing"):
+        with pytest.raises(PublishedDataError, match=r"tczajka_lookup\.csv is missing"):
             published.equivalent("·137")
-        with pytest.raises(PublishedDataError, match="oeis.csv is missing"):
+        with pytest.raises(PublishedDataError, match=r"oeis\.csv is missing"):
             published.oeis("·77")
-        with pytest.raises(PublishedDataError, match="flammenkamp_grundy.csv is missing"):
+        with pytest.raises(PublishedDataError, match=r"flammenkamp_grundy\.csv is missing"):
             published.flammenkamp_grundy()
     finally:
         monkeypatch.undo()

@@ -193,13 +193,16 @@ def test_gaps_by_hand():
 def test_gap_fit_by_hand():
     d = np.arange(1, 16)  # mean 8, 15 gaps: 3 bins
     fit = R.gap_fit(d)
-    F = lambda x: 1 - math.exp(-max(x, 0) / 8)
+
+    def F(x):
+        return 1 - math.exp(-max(x, 0) / 8)
+
     # quantiles 0, -8 ln(2/3) = 3.24, -8 ln(1/3) = 8.79, rounded
     assert fit.edges == (0, 3, 9)
     assert fit.observed == (2, 6, 7)
     expect = [15 * F(2.5), 15 * (F(8.5) - F(2.5)), 15 * (1 - F(8.5))]
     assert fit.expected == pytest.approx(expect)
-    stat = sum((o - e) ** 2 / e for o, e in zip(fit.observed, expect))
+    stat = sum((o - e) ** 2 / e for o, e in zip(fit.observed, expect, strict=True))
     assert fit.statistic == pytest.approx(stat) and fit.dof == 1
     assert fit.pvalue == pytest.approx(chi2.sf(stat, 1))
 

@@ -156,7 +156,7 @@ def test_a_full_disk_is_one_error_and_loses_nothing(tmp_path, monkeypatch, when)
 
     with S.Store.writer(tmp_path / "s", "·354") as store:
         monkeypatch.setattr(S, "_atomic_write", full)
-        with pytest.raises(StoreError, match="disk is full.*keeps its 2,200 heaps") as err:
+        with pytest.raises(StoreError, match=r"disk is full.*keeps its 2,200 heaps") as err:
             store.append(values[2200:])
         assert "\n" not in str(err.value)
         with pytest.raises(StoreError, match="failed to write"):

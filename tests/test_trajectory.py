@@ -18,7 +18,7 @@ SMALL = list(family(2, d0=True))
 
 def read_all(g, heap0=False):
     starts, periods = readings(g, heap0=heap0)
-    return [None if p < 0 else (int(s), int(p)) for s, p in zip(starts, periods)]
+    return [None if p < 0 else (int(s), int(p)) for s, p in zip(starts, periods, strict=True)]
 
 
 def as_naive(tr):
@@ -189,7 +189,7 @@ def test_runs_says_when_its_arrays_are_too_short(arithmetic):
     assert runs(x, arithmetic, *arrays(400, 1)) == -1  # the registry too short
     again = arrays(n, 800)
     assert runs(x, arithmetic, *again) == n
-    for a, b in zip(roomy[:4], again[:4]):
+    for a, b in zip(roomy[:4], again[:4], strict=True):
         assert np.array_equal(a[:n], b[:n])
     starts, periods = t.readings(x, arithmetic=arithmetic)
     assert (periods[starts >= 0] > 0).all() and (starts >= 0).any()

@@ -15,7 +15,7 @@ from naive import naive_arithmetic_readings, naive_runs
 
 def read_all(g):
     s, p = readings(np.asarray(g, dtype=np.int64), arithmetic=True)
-    return [None if q < 0 else (int(a), int(q)) for a, q in zip(s, p)]
+    return [None if q < 0 else (int(a), int(q)) for a, q in zip(s, p, strict=True)]
 
 
 @settings(max_examples=examples(300), deadline=None)

@@ -193,7 +193,7 @@ def figures(res: dict, out: Path) -> list[str]:
     fig, axes = subplots(1, 3, figsize=(12, 3.6), sharex=True)
     keys = ("pure_settled", "arithmetic_settled", "arithmetic_unsettled")
     titles = ("pure, settled codes", "arithmetic, settled codes", "arithmetic, unsettled codes")
-    for ax, key, title in zip(axes, keys, titles):
+    for ax, key, title in zip(axes, keys, titles, strict=True):
         colour = "tab:blue" if key.startswith("pure") else "tab:red"
         ax.stairs(h[key], res["bins"], fill=True, color=colour)
         ax.axvline(1, color="black", lw=0.8, ls="--")

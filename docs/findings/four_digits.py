@@ -954,7 +954,7 @@ def table_page(r: dict) -> str:
     for code, row in c["table"].items():
         if digits_of(code) != d:
             continue
-        x = dict(zip(cols, row))
+        x = dict(zip(cols, row, strict=True))
         settled = x["status"] != "open"
         depth = x["window"] if settled else x["heaps"]
         L.append(

@@ -116,8 +116,8 @@ def study(code: str, shallow: int, deep: int, budget: float, cache: Path) -> dic
     thin_s, thin_d = at_shallow.thinning(SIGMAS), at_deep.thinning(SIGMAS)
     sparse_s = {k for k in thin_s if at_shallow.counts(*k)[2] <= SPARSE * at_shallow.length}
     sparse_d = {k for k in thin_d if at_deep.counts(*k)[2] <= SPARSE * at_deep.length}
-    fate = {k: 0 for k in OUTCOMES}
-    fate_sparse = {k: 0 for k in OUTCOMES}
+    fate = dict.fromkeys(OUTCOMES, 0)
+    fate_sparse = dict.fromkeys(OUTCOMES, 0)
     lost = []
     for m, q in sorted(thin_s):
         c = at_deep.counts(m, q)

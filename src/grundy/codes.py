@@ -18,6 +18,7 @@ three, may carry one.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -119,7 +120,7 @@ class Code:
         prefix = _HEX_PREFIX if self.hexadecimal else ""
         marks = [UNEQUAL if k in self.unequal else "" for k in range(len(self.digits))]
         head = "4" + marks[0] if self.digits[0] == 4 else ""
-        tail = "".join(format(x, "x") + m for x, m in zip(self.digits[1:], marks[1:]))
+        tail = "".join(format(x, "x") + m for x, m in zip(self.digits[1:], marks[1:], strict=True))
         return prefix + head + "·" + tail
 
     def __repr__(self) -> str:
@@ -273,10 +274,8 @@ def _no_point(text: str, prefix: str, body: str) -> str:
         tries.append(f"{prefix}{body[0]}·{body[1:]}")
     fits = []
     for cand in tries:
-        try:
+        with contextlib.suppress(CodeError):
             fits.append(str(parse(cand)))
-        except CodeError:
-            pass
     rule = "a code needs a point (only a bare 4 stands for 4·)"
     if fits:
         return f"{text!r} has no point: write {' or '.join(dict.fromkeys(fits))}; {rule}"

@@ -43,12 +43,11 @@ def human_bytes(n: int) -> str:
     """``n`` bytes in binary units (``931.3 GiB``)."""
     if n < 1024:
         return f"{n:,} B"
-    size, unit = float(n), "B"
-    for unit in ("KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB"):
-        size /= 1024
-        if size < 1024:
-            break
-    return f"{size:,.1f} {unit}"
+    units = ("KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB")
+    size, k = n / 1024, 0
+    while size >= 1024 and k < len(units) - 1:
+        size, k = size / 1024, k + 1
+    return f"{size:,.1f} {units[k]}"
 
 
 def check_heaps(heaps: int, available: int | None = None) -> None:

@@ -542,10 +542,7 @@ def _follow(read, p: int, i: int, lo: int, saltus: int, arithmetic: bool) -> int
     while i >= lo:
         x0 = max(lo, i - step + 1)
         low, high = read(x0, i + 1), read(x0 + p, i + 1 + p)
-        if arithmetic:
-            bad = high.astype(np.int64) - low.astype(np.int64) != saltus
-        else:
-            bad = high != low
+        bad = (high.astype(np.int64) - low.astype(np.int64) != saltus) if arithmetic else (high != low)
         hits = np.flatnonzero(bad)
         if hits.size:
             return x0 + int(hits[-1]) + 1

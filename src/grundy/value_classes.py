@@ -136,7 +136,7 @@ def block_counts(values: np.ndarray, cls: RareClass, block: int) -> np.ndarray:
 def value_counts(values: np.ndarray, heaps: np.ndarray) -> dict[int, int]:
     """How many of ``heaps`` are worth each value (the distinct rare values, with counts)."""
     vals, counts = np.unique(values[heaps], return_counts=True)
-    return {int(v): int(c) for v, c in zip(vals, counts)}
+    return {int(v): int(c) for v, c in zip(vals, counts, strict=True)}
 
 
 def walsh_hadamard(h: np.ndarray) -> np.ndarray:

@@ -300,7 +300,7 @@ def unpack_false_readings(blob: bytes, count: int) -> list[dict]:
     when non-zero, as ``FalseReading.to_dict`` writes them)."""
     out = []
     for start, period, first, last, held_to, window, kind, before, saltus in zip(
-        *false_reading_columns(blob, count).tolist()
+        *false_reading_columns(blob, count).tolist(), strict=True
     ):
         fr = {"start": start, "period": period, "first_depth": first, "last_depth": last,
               "held_to": held_to, "window": window, "reach": held_to / window,
@@ -525,7 +525,7 @@ class Catalogue:
         """The record stored in ``row``; with ``check_only`` its columns only, as a dict, with the
         packed false readings checked, not read."""
         *cols, false_count, packed, extra = row
-        result = dict(zip(_COLUMNS, cols))
+        result = dict(zip(_COLUMNS, cols, strict=True))
         for key in _BOOLEAN:
             if result[key] is not None:
                 result[key] = bool(result[key])
@@ -643,11 +643,11 @@ class Catalogue:
         except ImportError:
             dtype = [(c, kinds.get(c, "i8")) for c in names]
             missing = {"i8": -1, "f8": float("nan"), "?": False}
-            return np.array([tuple(missing[k] if x is None else x for x, (_, k) in zip(cells, dtype))
+            return np.array([tuple(missing[k] if x is None else x for x, (_, k) in zip(cells, dtype, strict=True))
                              for cells in rows], dtype=dtype)
         frame = pandas.DataFrame(rows, columns=list(names))
         whole = [c for c in names if kinds.get(c, "i8") == "i8"]
-        return frame.astype({c: "Int64" for c in whole} | {"position": "boolean"})
+        return frame.astype(dict.fromkeys(whole, "Int64") | {"position": "boolean"})
 
     @_guarded
     def tallies(self, heaps: int | None = None) -> dict:

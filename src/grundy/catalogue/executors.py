@@ -8,6 +8,7 @@ survey leaves nothing running.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import signal
@@ -26,7 +27,7 @@ class SerialExecutor(Executor):
         fut: Future = Future()
         try:
             fut.set_result(fn(*args, **kwargs))
-        except BaseException as exc:  # noqa: BLE001 (handed to the caller through the future)
+        except BaseException as exc:  # handed to the caller through the future
             fut.set_exception(exc)
         return fut
 
@@ -52,10 +53,8 @@ def _bind_to_parent(parent: int) -> None:
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
-        try:
+        with contextlib.suppress(OSError, AttributeError):
             ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
-        except (OSError, AttributeError):
-            pass
     if os.getppid() != parent:  # the parent ended before the line above
         os._exit(1)
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()

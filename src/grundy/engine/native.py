@@ -163,7 +163,7 @@ def matches(args: tuple, specs: tuple) -> bool:
     """
     if len(args) != len(specs):
         return False
-    for a, spec in zip(args, specs):
+    for a, spec in zip(args, specs, strict=True):
         if spec == "int":
             if not isinstance(a, (int, np.integer)) or isinstance(a, (bool, np.bool_)):
                 return False

@@ -42,6 +42,7 @@ grows its own run in place and gives its values to a :class:`Recorder` too.
 from __future__ import annotations
 
 import bisect
+import contextlib
 import errno
 import hashlib
 import json
@@ -861,10 +862,8 @@ class Store:
                 q.unlink(missing_ok=True)
         (self.path / LOCK).unlink(missing_ok=True)
         self.close()
-        try:
+        with contextlib.suppress(OSError):  # another run has just taken the folder for a store
             self.path.rmdir()
-        except OSError:
-            pass  # another run has just taken the folder for a store of its own
 
 
 @contextmanager

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from ..readings.trajectory import KINDS
 
-KIND_COLOURS = dict(zip(KINDS, ("#1f77b4", "#ff7f0e", "#7f7f7f")))
+KIND_COLOURS = dict(zip(KINDS, ("#1f77b4", "#ff7f0e", "#7f7f7f"), strict=True))
 """The colour of each kind, in the site and in the figures."""
-KIND_WORDS = dict(zip(KINDS, ("right period, wrong start", "period dividing the final one", "unrelated period")))
+KIND_WORDS = dict(zip(KINDS, ("right period, wrong start", "period dividing the final one", "unrelated period"), strict=True))
 """The name of each kind in a legend."""
-KIND_CELLS = dict(zip(KINDS, ("right period, wrong start", "dividing", "unrelated")))
+KIND_CELLS = dict(zip(KINDS, ("right period, wrong start", "dividing", "unrelated"), strict=True))
 """The name of each kind in a table's cell (the column says it is a kind of period)."""
 OPEN_COLOUR = "#8250df"
 """The colour of a reading of an unsettled code (no final reading to give it a kind)."""

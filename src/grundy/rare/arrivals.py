@@ -241,7 +241,7 @@ class Arrivals:
             "parity": self.cls.parity,
             "after": self.after,
             "block": self.block,
-            "rare": [[int(n), int(v)] for n, v in zip(self.rare, self.rare_values)],
+            "rare": [[int(n), int(v)] for n, v in zip(self.rare, self.rare_values, strict=True)],
             "blocks": self.blocks.tolist(),
             "values": self.values,
             "gaps": self.gaps.to_dict(),

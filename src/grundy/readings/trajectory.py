@@ -318,7 +318,7 @@ def _false_readings(g, starts, periods, has, final, code, arithmetic) -> list[Fa
     begins = np.concatenate(([0], np.flatnonzero(cut) + 1))
     ends = np.concatenate((begins[1:] - 1, [has.size - 1]))
     out = []
-    for b, e in zip(begins.tolist(), ends.tolist()):
+    for b, e in zip(begins.tolist(), ends.tolist(), strict=True):
         rs, rp = int(s[b]), int(p[b])
         if not arithmetic and final is not None and (rs, rp) == (final.start, final.period):
             continue

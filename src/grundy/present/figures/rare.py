@@ -29,7 +29,7 @@ def strip(arr: Arrivals):
             colours = [cmap(i) for i in range(vals.size)]
         else:
             colours = colormaps.get_cmap("viridis")(np.linspace(0, 1, vals.size))
-        for v, c in zip(vals, colours):
+        for v, c in zip(vals, colours, strict=True):
             ax.vlines(arr.rare[arr.rare_values == v], 0, 1, colors=[c], linewidth=0.8, label=str(v))
         if vals.size <= 20:
             ax.legend(
