@@ -16,9 +16,11 @@ import numpy as np
 from numba import njit
 
 from grundy.codes import parse
-from grundy.engine import _jit, compute
-from grundy.engine.moves import _mark_small_moves
+from grundy.engine import _jit, compute, moves
 from grundy.engine.reference import grundy_values
+
+_mark_small_moves = _jit.jit(moves._mark_small_moves)
+"""The engine's move-marking kernel as a numba dispatcher, which a plain ``@njit`` loop can call."""
 
 
 @njit(cache=True)
