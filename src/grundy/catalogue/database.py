@@ -12,7 +12,7 @@ Three tables, each fact stored once:
     smallest unsigned type that holds them, so that no reader recomputes them.
 ``records``
     one JSON object per (kind, code, params) for any other per-code analysis
-    (``kind = "settlement"`` for :func:`grundy.catalogue.runner.settle_many` and a campaign,
+    (``kind = "settlement"`` for :func:`grundy.catalogue.campaign.settle_many` and a campaign,
     :mod:`grundy.catalogue.campaign`; :meth:`Catalogue.settlements` gives each code's deepest).
 
 Storing a code replaces all its rows in one transaction, so a survey killed
@@ -694,7 +694,7 @@ class Catalogue:
 
     def settlements(self, codes: Iterable[str] | None = None) -> dict[str, dict]:
         """Each code's deepest stored settlement: of its records of kind ``settlement``, whatever
-        their parameters (:func:`grundy.catalogue.runner.settle_many`'s, a campaign's), a certified one
+        their parameters (:func:`grundy.catalogue.campaign.settle_many`'s, a campaign's), a certified one
         before any other, then the one that reached the most heaps."""
         best: dict[str, tuple] = {}
         for r in self.records("settlement", codes=codes):
