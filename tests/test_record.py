@@ -17,6 +17,7 @@ from grundy.catalogue.record import SurveyRecord
 from grundy.catalogue.survey import analyse, survey
 from grundy.codes import family
 from grundy.engine import compute
+from grundy.present.legend import KIND_CELLS
 from grundy.sequence import digest
 
 HEAPS = 600
@@ -71,7 +72,7 @@ def test_show_prints_the_record(tmp_path, surveyed):
     assert "growing" in text and "description" in text  # an unsettled code says what its class means
     r = surveyed["·226"][0]
     html = r._repr_html_()
-    assert "<table>" in html and "·226" in html and r.false_readings[0].kind.replace("_", " ") in html
+    assert "<table>" in html and "·226" in html and KIND_CELLS[r.false_readings[0].kind] in html
 
 
 def test_the_digest_is_one_function_whatever_type_the_values_are_in():

@@ -93,13 +93,21 @@ def trajectory_html(tr) -> str:
         ("result", verdict),
         ("right from", _e(_n(tr.right_from))),
         ("changes", _e(f"{tr.changes:,}")),
-        ("false readings", _grid(
-            ["start", "period", "depths", "held to", "window", "reach", "kind"],
-            [[f"{x.start:,}", f"{x.period:,}", f"{x.first_depth:,}..{x.last_depth:,}", f"{x.held_to:,}",
-              f"{x.window:,}", f"{x.reach:.3f}", x.kind.replace("_", " ")]
-             for x in tr.false_readings], len(tr.false_readings)) if tr.false_readings else "none"),
+        ("false readings", _false_readings(tr.false_readings)),
     ]
     return _table(rows)
+
+
+def _false_readings(frs) -> str:
+    """A table of false readings (the kinds in the site's words, :data:`.legend.KIND_CELLS`)."""
+    from .legend import KIND_CELLS
+
+    if not frs:
+        return "none"
+    return _grid(["start", "period", "depths", "held to", "window", "reach", "kind"],
+                 [[f"{x.start:,}", f"{x.period:,}", f"{x.first_depth:,}..{x.last_depth:,}",
+                   f"{x.held_to:,}", f"{x.window:,}", f"{x.reach:.3f}", KIND_CELLS[x.kind]]
+                  for x in frs], len(frs))
 
 
 def record_html(r) -> str:
@@ -117,11 +125,7 @@ def record_html(r) -> str:
         ("changes", _e(f"{r.changes:,}")),
         ("largest", _e(f"{r.max_value}, first at heap {r.argmax:,}")),
         ("sparse", _e("–" if r.mask is None else f"mask {r.mask}, {r.rare_heaps:,} rare heaps")),
-        ("false readings", _grid(
-            ["start", "period", "depths", "held to", "window", "reach", "kind"],
-            [[f"{x.start:,}", f"{x.period:,}", f"{x.first_depth:,}..{x.last_depth:,}", f"{x.held_to:,}",
-              f"{x.window:,}", f"{x.reach:.3f}", x.kind.replace("_", " ")]
-             for x in r.false_readings], len(r.false_readings)) if r.false_readings else "none"),
+        ("false readings", _false_readings(r.false_readings)),
     ]
     return _table(rows)
 
