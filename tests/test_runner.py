@@ -130,3 +130,13 @@ def test_a_settlement_without_a_store_keeps_nothing_and_starts_from_nothing(tmp_
         second = next(cat.records("settlement", {"p": 1}))
     assert second["reused"] == 0 and second["heaps"] > 0 and second["limit"] == "seconds"
     assert not any(p.is_dir() for p in tmp_path.iterdir())
+
+
+def test_a_budget_spent_in_under_a_millisecond_is_spent():
+    """The record keeps CPU seconds to the millisecond: a run that stopped at a budget smaller than
+    that, recorded as 0.0, has had its budget and is not computed again."""
+    from grundy.catalogue import campaign
+
+    record = {"settled": False, "heaps": 4096, "cpu_seconds": 0.0, "limit": "seconds"}
+    assert campaign._spent(record, 1e-9, 10**6)
+    assert not campaign._spent(record, 0.01, 10**6)

@@ -241,6 +241,11 @@ def _note(store: str | os.PathLike, code: Code) -> Path:
     return code_path(store, code, ".settle.json")
 
 
+CPU_DIGITS = 3
+"""Decimals of the CPU seconds a settlement record keeps."""
+CPU_ROUNDING = 10.0**-CPU_DIGITS
+
+
 def settle_within(code: Code | str, seconds: float | None = None, store: str | os.PathLike | None = None,
                   *, max_heaps: int = MAX_HEAPS) -> dict:
     """Settle ``code`` until certified, ``max_heaps`` heaps, or ``seconds`` CPU seconds in all.
@@ -273,7 +278,7 @@ def settle_within(code: Code | str, seconds: float | None = None, store: str | o
         st = drive(code, max_heaps, code_path(store, code), seconds=left)
     out = st.to_dict()
     out["limit"] = None if st.settled else ("max_heaps" if st.heaps >= max_heaps else "seconds")
-    out["cpu_seconds"] = round(spent + time.process_time() - t0, 3)
+    out["cpu_seconds"] = round(spent + time.process_time() - t0, CPU_DIGITS)
     if note is not None:
         note.write_text(json.dumps(out, ensure_ascii=False))
     return out
@@ -281,9 +286,10 @@ def settle_within(code: Code | str, seconds: float | None = None, store: str | o
 
 def _spent(record: dict, seconds: float | None, max_heaps: int) -> bool:
     """Whether ``record`` answers a budget of ``seconds`` and ``max_heaps``: settled, or stopped
-    by a limit no larger than these."""
+    by a limit no larger than these.  ``cpu_seconds`` is kept to the millisecond, so a record
+    within half of one of ``seconds`` had them (a budget under a millisecond is spent at once)."""
     return bool(record["settled"] or (record.get("heaps") or 0) >= max_heaps
-                or (seconds is not None and record["cpu_seconds"] >= seconds))
+                or (seconds is not None and record["cpu_seconds"] >= seconds - CPU_ROUNDING / 2))
 
 
 @dataclass(frozen=True)
