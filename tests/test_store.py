@@ -471,3 +471,28 @@ def test_values_and_settle_checkpoint_through_the_one_recorder(tmp_path, monkeyp
     assert grown and len(seen) > grown
     for name in ("values", "settle"):
         assert len(S.Store.open(tmp_path / name, grundy.parse("·6"))) == 3000
+
+
+@pytest.mark.parametrize("code", ["·6", "·07", "·137", "·354", "·16", "4·07", "0x·9", "·4!"])
+@pytest.mark.parametrize("heaps", [1, 2, 1000, 2400, 5000])
+def test_statistics_at_the_end_only_are_those_at_the_end(code, heaps):
+    """A survey's frontier (no records at the powers of two) ends as a full one does."""
+    full = S.grow(None, code, heaps).frontier
+    end = S.grow(None, code, heaps, powers=False).frontier
+    assert end.summary() == full.summary() == full.history()[-1]
+    assert end.history() == [end.summary()]
+
+
+def test_statistics_at_the_end_only_take_their_blocks_in_any_cut():
+    values = compute("·6", 3000)
+    whole, cut = S.Frontier("·6", powers=False), S.Frontier("·6", powers=False)
+    whole.feed(0, values)
+    for a, b in ((0, 7), (7, 1024), (1024, 1025), (1025, 3000)):
+        cut.feed(a, values[a:b])
+    assert cut.summary() == whole.summary() == _fed("·6", values).summary()
+
+
+def _fed(code, values):
+    f = S.Frontier(code)
+    f.feed(0, values)
+    return f

@@ -43,7 +43,7 @@ def analyse(code: Code | str, heaps: int = DEFAULT_HEAPS) -> tuple[SurveyRecord,
     """:func:`survey_code`'s record of ``code`` and the values ``G(0..heaps-1)`` it read."""
     import numpy as np
 
-    from ..engine.checkpoint import compute_resumable
+    from ..engine.store import grow
     from ..readings.periods import arithmetic_reading
     from ..readings.status import classify
     from ..readings.trajectory import trajectories
@@ -51,8 +51,8 @@ def analyse(code: Code | str, heaps: int = DEFAULT_HEAPS) -> tuple[SurveyRecord,
     from .record import SurveyRecord
 
     code = parse(code)
-    seq, _, _ = compute_resumable(code, heaps, None)
-    values, end = seq.values, seq.frontier()[-1]
+    run = grow(None, code, heaps, powers=False)
+    values, end = run.values, run.frontier.summary()
     traj, heap0 = trajectories(values, code)
     arith = arithmetic_reading(values, code)
     final = traj.final if traj.certified else None

@@ -183,13 +183,16 @@ class Frontier:
     last rare heap from one block read back through :attr:`read` (heaps before
     the block being fed).  A power of two reached before the engine has said
     which mask made it waits for the next status; a record a killed run left
-    waiting takes the last mask that run reported.
+    waiting takes the last mask that run reported.  Without ``powers`` it keeps
+    no record at the powers of two, only the one at the end (:meth:`summary`):
+    a survey, which reads only that, spares choosing a class at each of them.
     """
 
-    def __init__(self, code: Code | str):
+    def __init__(self, code: Code | str, powers: bool = True):
         from .sparse import applies, split_parity
 
         self.code = parse(code)
+        self.powers = powers
         self.applies = applies(self.code)
         self.pi = split_parity(self.code) if self.applies else None
         self.n = 0
@@ -215,6 +218,10 @@ class Frontier:
         b = np.asarray(block)
         self._hand = (start, b)
         try:
+            if not self.powers:
+                if b.size:
+                    self._piece(b)
+                return
             i = 0
             while i < b.size:
                 power = 1 << self.n.bit_length()
@@ -968,11 +975,11 @@ class Recorder:
     """
 
     def __init__(self, code, store: Store | None, *, every: float = CHECKPOINT_SECONDS,
-                 sparse: bool = True, disposable: bool = False,
+                 sparse: bool = True, disposable: bool = False, powers: bool = True,
                  on_warning: Callable[[str], None] = _warn):  # fmt: skip
         self.store = store
         self.stored = store
-        self.frontier = store.frontier if store is not None else Frontier(code)
+        self.frontier = store.frontier if store is not None else Frontier(code, powers)
         self.frontier.read = self.read
         self.every = every
         self.sparse = sparse
@@ -1104,6 +1111,7 @@ def grow(
     on_chunk: Callable[[np.ndarray], None] | None = None,
     on_status: Callable | None = None,
     disposable: bool = False,
+    powers: bool = True,
     on_warning: Callable[[str], None] = _warn,
 ) -> Grown:
     """Grow ``store`` (a writer, or None for no store) to ``heaps`` heaps: the one driver of runs.
@@ -1115,7 +1123,8 @@ def grow(
     ends, unless the run was bounded), and when the run is interrupted
     (Ctrl-C, or SIGTERM turned into one), so ``kill -9`` loses at most
     ``every`` seconds of work.  ``on_chunk(values_so_far)`` and
-    ``on_status(status)`` follow the engine.
+    ``on_status(status)`` follow the engine.  Without a store, ``powers=False`` keeps the
+    statistics at the end only (:class:`Frontier`).
 
     A run into a store of its own (not ``disposable``: a run without a store
     named by the user keeps its values in memory, and is refused where they
@@ -1142,7 +1151,7 @@ def grow(
     if store is not None:
         store.note_engine(name)
     rec = Recorder(code, store, every=every, sparse=name == "sparse", disposable=disposable,
-                   on_warning=on_warning)  # fmt: skip
+                   powers=powers or store is not None, on_warning=on_warning)  # fmt: skip
 
     def chunk(values: np.ndarray) -> None:
         rec.follow(values)
