@@ -65,8 +65,12 @@ def legacy_file_name(code: Code) -> str:
 def _held_code(path: Path) -> Code | None:
     """The code whose values or record ``path`` holds, as it says itself (a store's
     ``meta.json``, an old ``.npy``'s sidecar, a JSON record); None where it says none."""
-    meta = path / "meta.json" if path.is_dir() else path.with_name(path.stem + ".json") if (
-        path.suffix == ".npy") else path
+    if path.is_dir():
+        meta = path / "meta.json"
+    elif path.suffix == ".npy":
+        meta = path.with_name(path.stem + ".json")
+    else:
+        meta = path
     try:
         return parse(json.loads(meta.read_text())["code"])
     except (OSError, ValueError, KeyError, TypeError, GrundyError):

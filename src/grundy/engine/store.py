@@ -1151,7 +1151,7 @@ def grow(
     if store is not None:
         store.note_engine(name)
     rec = Recorder(code, store, every=every, sparse=name == "sparse", disposable=disposable,
-                   powers=powers or store is not None, on_warning=on_warning)  # fmt: skip
+                   powers=powers, on_warning=on_warning)  # fmt: skip
 
     def chunk(values: np.ndarray) -> None:
         rec.follow(values)

@@ -62,7 +62,7 @@ def script_constants() -> dict:
 def site_script() -> str:
     """The site's script: :func:`script_constants` as ``grundyConstants``, then ``present/assets/site.js``."""
     constants = json.dumps(script_constants(), ensure_ascii=False, separators=(",", ":"))
-    source = (resources.files("grundy") / "present" / "assets" / "site.js").read_text("utf-8")
+    source = (resources.files(__package__) / "assets" / "site.js").read_text("utf-8")
     return f"var grundyConstants={constants};\n{source}"
 
 
@@ -249,7 +249,7 @@ def write_report(
     out = Path(out)
     for folder in ("codes", "assets", *SHARED):
         (out / folder).mkdir(parents=True, exist_ok=True)
-    (out / "assets" / "report.css").write_bytes((resources.files("grundy") / "present" / "assets" / "report.css").read_bytes())
+    (out / "assets" / "report.css").write_bytes((resources.files(__package__) / "assets" / "report.css").read_bytes())
     (out / "assets" / "site.js").write_text(site_script(), "utf-8")
     source = catalogue.path.name
     results = choose(catalogue.results(heaps=heaps))

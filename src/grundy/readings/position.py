@@ -10,7 +10,7 @@ theorem, docs/periodicity.md), ``G(n) = G(s + (n - s) mod p)`` for every
 ``n >= s``, so the value of any heap, however large, is read off the first
 ``s + p`` values.  The certificate comes from a sequence or a catalogue
 given as ``source``, or from computing deeper and deeper (as
-:func:`grundy.readings.settle` does) until it is found or every heap asked for is
+:func:`grundy.settle` does) until it is found or every heap asked for is
 known.  The winning moves of a huge heap are then found by kind: taking the
 whole heap, leaving one heap, and for each split digit the splits
 ``(a, rest - a)``, where those with ``a >= s`` (both parts in the period)
