@@ -58,12 +58,12 @@ def test_a_check_holds_for_a_true_period_and_fails_for_a_false_one():
     assert plain["engine"] == "reference" and plain["holds"] and not plain["agrees"]
 
 
-def test_a_deep_check_forces_another_mask(monkeypatch):
+def test_a_deep_check_forces_a_mask(monkeypatch):
     monkeypatch.setattr(campaign, "DENSE_LIMIT", 100)
     values = compute_with_stats("·137", 400)[0]
     row = {"code": "·137", "start": 52, "period": 34, "window": 175, "mask": 1, "position": False}
     out = four.check(row, values)
-    assert out["engine"].startswith("sparse, mask ") and out["engine"] != "sparse, mask 1"
+    assert out["engine"].startswith("sparse, bounded, mask ") and out["depth"] == 350
     assert out["holds"] and out["agrees"]
     assert campaign.other_mask(four.parse("·137"), values, sparse.even_class(1)) != sparse.even_class(1)
     by_digest = four.check(row, None, campaign.digest(values, 175))

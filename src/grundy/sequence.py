@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,9 +44,15 @@ def digest(values: np.ndarray, dtype: np.dtype | type | None = None) -> str:
     sidecar's ``sha256``; in ``uint32``, a survey record's ``values_sha256``, whatever type the
     values were computed in.  Hashed a block at a time, so that a view of a long sequence (a
     store's mapping, a prefix) is never copied whole into another type."""
+    return digest_blocks((values[i : i + DIGEST_BLOCK] for i in range(0, len(values), DIGEST_BLOCK)), dtype)
+
+
+def digest_blocks(blocks: Iterable[np.ndarray], dtype: np.dtype | type | None = None) -> str:
+    """:func:`digest` of the values of consecutive ``blocks`` (a store's chunks, say), whatever
+    their sizes: the digest of a sequence that is never in memory whole."""
     h = hashlib.sha256()
-    for i in range(0, len(values), DIGEST_BLOCK):
-        h.update(np.ascontiguousarray(values[i : i + DIGEST_BLOCK], dtype=dtype).tobytes())
+    for block in blocks:
+        h.update(np.ascontiguousarray(block, dtype=dtype).tobytes())
     return h.hexdigest()
 
 
@@ -551,4 +557,4 @@ def _follow(read, p: int, i: int, lo: int, saltus: int, arithmetic: bool) -> int
     return lo
 
 
-__all__ = ["Sequence", "StoredSequence", "digest", "load", "paths", "streamed_reading", "values"]
+__all__ = ["Sequence", "StoredSequence", "digest", "digest_blocks", "load", "paths", "streamed_reading", "values"]

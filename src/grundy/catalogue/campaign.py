@@ -51,6 +51,7 @@ from ..codes import Code, parse
 from ..engine.checkpoint import code_path, load_existing
 from ..errors import CertificateError, SequenceFileError, UsageError
 from ..sequence import digest as sequence_digest
+from ..sequence import digest_blocks
 from ..value_classes import RareClass
 from .database import Catalogue
 from .executors import ProcessPool, SerialExecutor
@@ -65,11 +66,11 @@ ANALYSIS = 1
 CHECKPOINT_SECONDS = 60.0
 """How often a step in flight saves its values (a killed step loses at most this much)."""
 GRACE_SECONDS = CHECKPOINT_SECONDS
-"""Past a campaign's time, how long the tasks in flight may still finish (a check keeps nothing
-until it ends) before they are ended."""
+"""Past a campaign's time, how long the tasks in flight may still finish before they are ended
+(a step or a deep check then resumes from its last checkpoint)."""
 DENSE_LIMIT = 400_000
 """Twice a window up to this many heaps is checked with the dense kernel (quadratic, a few
-seconds at this depth); a deeper one with the sparse kernel under a forced, different mask."""
+seconds at this depth); a deeper one by the sparse engine under a forced mask (:func:`check`)."""
 COST = (3e-7, 2e-9)
 """CPU seconds a heap, and a heap per rare heap, that order the work until the campaign's own
 steps give a fit (:meth:`Campaign.coefficients`)."""
@@ -394,61 +395,186 @@ def _forget(path: Path) -> None:
             f.unlink(missing_ok=True)
 
 
-def other_mask(code, values: np.ndarray, used: RareClass | None) -> RareClass:
-    """The plain mask, other than ``used``, that makes the fewest of ``values`` rare."""
+def other_mask(code, values: np.ndarray, used: RareClass | None) -> RareClass | None:
+    """The plain mask that makes the fewest of ``values`` rare among those that split them
+    otherwise than ``used`` (a mask differing from it only in bits above every value splits
+    them the same way); None where there is none."""
     from ..engine import sparse
 
-    top = max(1, int(values.max()))
-    best = None
-    for bits in range(1, 1 << top.bit_length()):
-        m = sparse.even_class(bits)
-        if m != used:
-            n = sparse.rare_heaps(code, values, m).size
-            best = min(best or (n, m), (n, m), key=lambda x: x[0])
-    return best[1]
+    bits = (1 << max(1, int(values.max())).bit_length()) - 1
+    same = None if used is None or used.position else used.mask & bits
+    masks = [sparse.even_class(m) for m in range(1, bits + 1) if m != same]
+    return min(masks, key=lambda m: sparse.rare_heaps(code, values, m).size, default=None)
 
 
-def check(row: dict, kept: np.ndarray | None = None, window_sha256: str | None = None) -> dict:
+def check(row: dict, kept: np.ndarray | None = None, window_sha256: str | None = None,
+          store: str | os.PathLike | None = None) -> dict:
     """Compute ``row``'s code to twice its window with an engine other than the one that found
     the period, and check that the period holds there and that the values agree with those it
     was read on: ``kept`` (compared as far as both go) or the digest of the first ``window``.
 
     Codes the sparse method covers were computed by it (dense where no mask paid): they are
-    checked with the dense kernel, or beyond :data:`DENSE_LIMIT` with the sparse kernel
-    under a forced mask other than the one used.  Codes without two-heap moves were computed
-    by the dense kernel: they are checked with the plain-Python reference engine.
+    checked with the dense kernel, or beyond :data:`DENSE_LIMIT` by the sparse engine under a
+    forced mask (:func:`_deep_check`).  Codes without two-heap moves were computed by the dense
+    kernel: they are checked with the plain-Python reference engine.
     """
     from ..engine import compute_with_stats, sparse
 
-    t0 = time.process_time()
     code = parse(row["code"])
+    depth = 2 * row["window"]
+    if sparse.applies(code) and depth > DENSE_LIMIT:
+        return _deep_check(code, row, kept, window_sha256, store)
+    t0 = time.process_time()
+    engine = "dense" if sparse.applies(code) else "reference"
+    values = compute_with_stats(code, depth, engine=engine)[0]
+    holds = _holds(_chunked(values, depth), values.__getitem__, row["start"], row["period"])
+    agrees, n = _agrees(_chunked(values, depth), row["window"], kept, window_sha256)
+    return {"code": row["code"], "engine": engine, "depth": depth, "holds": holds, "agrees": agrees,
+            "compared": n, "cpu_seconds": round(time.process_time() - t0, 3)}  # fmt: skip
+
+
+PROBE = 1 << 18
+"""Heaps on which a deep check asks whether another mask keeps few heaps rare."""
+PROBE_QUIET = 4
+"""Another mask pays when its rare heaps on the probe stop before ``1 / PROBE_QUIET`` of it."""
+
+
+def _chunked(values, depth: int, block: int = 1 << 22):
+    """``(start, values)`` blocks of the first ``depth`` of ``values`` (an array or a store)."""
+    if hasattr(values, "chunks"):
+        yield from values.chunks(0, depth)
+        return
+    for a in range(0, min(depth, len(values)), block):
+        yield a, values[a : min(depth, a + block)]
+
+
+def _holds(blocks, read: Callable[[slice], np.ndarray], start: int, period: int) -> bool:
+    """Whether ``G(n) = G(n - period)`` for every heap ``n >= start + period`` of ``blocks``."""
+    for a, b in blocks:
+        lo = max(a, start + period)
+        if lo < a + b.size and not np.array_equal(b[lo - a :], read(slice(lo - period, a + b.size - period))):
+            return False
+    return True
+
+
+def _agrees(blocks, window: int, kept, window_sha256: str | None) -> tuple[bool, int]:
+    """Whether ``blocks`` agree with the values the period was read on, and on how many heaps:
+    the digest of the first ``window`` values, or ``kept`` as far as both go."""
+    if window_sha256 is not None:
+        firsts = (b[: window - a] for a, b in blocks if a < window)
+        return digest_blocks(firsts, np.uint32) == window_sha256, window
+    if kept is None:
+        return False, 0
+    n = 0
+    for a, b in blocks:
+        if a >= kept.size:
+            break
+        b = b[: kept.size - a]
+        if not np.array_equal(b, kept[a : a + b.size]):
+            return False, a + b.size
+        n = a + b.size
+    return True, n
+
+
+def _deep_plan(code: Code, row: dict, kept: np.ndarray | None) -> dict:
+    """How a deep certificate is checked: the mask and the driver of the sparse engine.
+
+    Another mask is used where one pays (its rare heaps on the first :data:`PROBE` heaps stop
+    early): a second computation sharing no rare list with the first.  Elsewhere another mask
+    makes a share of all heaps rare and the check quadratic (``·054``'s second-best mask makes
+    one heap in a thousand rare), so the run's own mask is forced from the first heap (the run
+    chose its masks as it went, and ran dense where none paid), through the other of the
+    engine's two drivers: in memory where the window was computed by the bounded one
+    (:mod:`grundy.engine.bounded`, beyond :data:`grundy.engine.store.MEMORY`), bounded elsewhere.
+    """
+    from ..engine import compute, sparse
+    from ..engine import store as engine_store
+    from ..engine.store import in_memory
+    from ..memory import BYTES_PER_HEAP, available_bytes
+
+    used = sparse.even_class(row["mask"], bool(row["position"])) if row["mask"] else None
+    n = min(row["window"], PROBE)
+    probe = np.asarray(kept[:n]) if kept is not None and kept.size >= n else compute(code, n)
+    other = other_mask(code, probe, used)
+    rare = sparse.rare_heaps(code, probe, other) if other is not None else np.zeros(0, np.int64)
+    pays = other is not None and (used is None or rare.size == 0 or int(rare[-1]) < n // PROBE_QUIET)
+    mask = other if pays else used
+    depth = 2 * row["window"]
+    fits = depth * BYTES_PER_HEAP * 2 <= available_bytes()
+    driver = "in memory" if fits and not in_memory(code, row["window"], engine_store.MEMORY) else "bounded"
+    return {"mask": mask.mask, "position": mask.position, "other": pays, "driver": driver,
+            "probe_rare": int(rare.size)}  # fmt: skip
+
+
+def _deep_check(code: Code, row: dict, kept, window_sha256: str | None, store) -> dict:
+    """:func:`check` past :data:`DENSE_LIMIT`: the sparse engine (:func:`_deep_plan`) grows a
+    store of its own to twice the window, beside the campaign's (``store``; a temporary folder
+    when None), checkpointed as a step is, so that a check longer than a sitting resumes where
+    it stopped; the period and the values are then compared chunk by chunk, never all in
+    memory.  A note beside the store keeps the plan, the CPU seconds spent over every sitting
+    and, once done, the outcome (returned at once when the same certificate is checked against
+    the same values again)."""
+    import tempfile
+
+    from ..engine.store import MEMORY, Store, grow
+
+    if store is None:
+        with tempfile.TemporaryDirectory() as tmp:
+            return _deep_check(code, row, kept, window_sha256, tmp)
     s, p, window = row["start"], row["period"], row["window"]
     depth = 2 * window
-    mask = None
-    if not sparse.applies(code):
-        engine = "reference"
-    elif depth <= DENSE_LIMIT:
-        engine = "dense"
-    else:
-        engine = "sparse"
-        used = sparse.even_class(row["mask"], bool(row["position"])) if row["mask"] else None
-        first = compute_with_stats(code, min(window, 1 << 16))[0] if kept is None else kept
-        mask = other_mask(code, first, used)
-    values = compute_with_stats(code, depth, engine=engine, mask=mask)[0].astype(np.int64)
-    if window_sha256 is not None:
-        n, agrees = window, digest(values, window) == window_sha256
-    else:
-        n = min(depth, 0 if kept is None else kept.size)
-        agrees = kept is not None and bool(np.array_equal(values[:n], np.asarray(kept[:n], dtype=np.int64)))
-    return {
-        "code": row["code"],
-        "engine": engine if mask is None else f"sparse, mask {mask.label}",
-        "depth": depth,
-        "holds": bool(np.array_equal(values[s + p :], values[s : depth - p])),
-        "agrees": agrees,
-        "compared": n,
-        "cpu_seconds": round(time.process_time() - t0, 3),
-    }
+    Path(store).mkdir(parents=True, exist_ok=True)
+    path, note_path = code_path(store, code, ".check"), code_path(store, code, ".check-note.json")
+    against = window_sha256 if kept is None else sequence_digest(kept, np.uint32)
+    key = {**{k: row[k] for k in ("start", "period", "window")}, "against": against}
+    note = json.loads(note_path.read_text()) if note_path.exists() else None
+    if note is not None and note.get("for") != key:
+        note = None
+        _forget(path)
+    if note is not None and "result" in note:
+        return note["result"]
+    if note is None:
+        note = {"code": row["code"], "for": key, **_deep_plan(code, row, kept), "cpu_seconds": 0.0}
+    mask = RareClass(note["mask"], 0, note["position"])
+    spent, t0, saved = note["cpu_seconds"], time.process_time(), [time.monotonic()]
+
+    def save(**result) -> None:
+        note["cpu_seconds"] = round(spent + time.process_time() - t0, 3)
+        if result:
+            note["result"] = dict(result, cpu_seconds=note["cpu_seconds"])
+        tmp = note_path.with_name(note_path.name + ".tmp")
+        tmp.write_text(json.dumps(note, ensure_ascii=False))
+        tmp.replace(note_path)
+        saved[0] = time.monotonic()
+
+    def on_status(_) -> None:
+        if time.monotonic() - saved[0] >= CHECKPOINT_SECONDS:
+            save()
+
+    save()
+    memory = 2 * depth if note["driver"] == "in memory" else min(MEMORY, depth)
+    try:
+        writer = Store.writer(path, code)
+    except SequenceFileError:
+        _forget(path)
+        writer = Store.writer(path, code)
+    with writer:
+        grow(writer, code, depth, engine="sparse", mask=mask, memory=memory, every=CHECKPOINT_SECONDS,
+             on_status=on_status)  # fmt: skip
+    values = Store.open(path, code)
+    holds = _holds(values.chunks(0, depth), lambda sl: values.read(sl.start, sl.stop), s, p)
+    agrees, n = _agrees(values.chunks(0, depth), window, kept, window_sha256)
+    label = f"sparse, {note['driver']}, mask {mask.label}" + ("" if note["other"] else " (the run's own, forced)")
+    save(code=row["code"], engine=label, depth=depth, holds=holds, agrees=agrees, compared=n,
+         other_mask=note["other"], driver=note["driver"])  # fmt: skip
+    _forget(path)
+    return note["result"]
+
+
+def forget_check(store: str | os.PathLike, code: Code | str) -> None:
+    """Delete what :func:`check` kept of ``code`` in ``store`` (once its outcome is stored)."""
+    _forget(code_path(store, code, ".check"))
+    code_path(store, code, ".check-note.json").unlink(missing_ok=True)
 
 
 def parting(code: str, other: str, heaps: int) -> dict:
@@ -730,7 +856,7 @@ class _Driver:
             if g.settled and g.check is None:
                 row = {k: g.last[k] for k in ("code", "start", "period", "window", "mask", "position")}
                 key = (0, 2 * self.cost(0, 2 * g.last["window"], g.last, coef))
-                out.append((key, "check", g.code, check, (row, None, g.last["window_sha256"])))
+                out.append((key, "check", g.code, check, (row, None, g.last["window_sha256"], str(self.store))))
             p = self.parted(g)
             if p and "differs_by" in p and p["from"] not in g.partings and p["differs_by"] <= self.plan.floor:
                 key = (0, MEMBER_WEIGHT * self.cost(0, p["differs_by"], self.stats(g), coef))
@@ -772,9 +898,11 @@ class _Driver:
         self.moved.clear()
 
     def tidy(self, g: _Game) -> None:
-        """Delete ``g``'s values once it has no step to go."""
+        """Delete ``g``'s values once it has no step to go, and its check's once it is stored."""
         if self.target(g) is None:
             _forget(code_path(self.store, g.code))
+        if g.check is not None:
+            forget_check(self.store, g.code)
 
     # ------------------------------------------------------------ the result
 
@@ -922,8 +1050,8 @@ def run(
         ``slots - 1`` of them deep runs past the floor (at least one).
     name : the campaign's name in its records: another name is another campaign.
     seconds : stop after this much wall time: no task is started after it, and the tasks still
-        in flight :data:`GRACE_SECONDS` later are ended on a process pool (a step resumes from its
-        checkpoint when run again, a check starts again).
+        in flight :data:`GRACE_SECONDS` later are ended on a process pool (a step or a deep check
+        resumes from its checkpoint when run again).
     on_progress : ``on_progress(kind, output)`` as each task's output is stored (``kind`` is
         ``step``, ``check`` or ``parting``; :func:`describe` says it in a sentence).
 

@@ -1112,6 +1112,7 @@ def grow(
     on_status: Callable | None = None,
     disposable: bool = False,
     powers: bool = True,
+    mask: RareClass | None = None,
     on_warning: Callable[[str], None] = _warn,
 ) -> Grown:
     """Grow ``store`` (a writer, or None for no store) to ``heaps`` heaps: the one driver of runs.
@@ -1124,7 +1125,9 @@ def grow(
     (Ctrl-C, or SIGTERM turned into one), so ``kill -9`` loses at most
     ``every`` seconds of work.  ``on_chunk(values_so_far)`` and
     ``on_status(status)`` follow the engine.  Without a store, ``powers=False`` keeps the
-    statistics at the end only (:class:`Frontier`).
+    statistics at the end only (:class:`Frontier`).  ``mask`` forces the sparse engine's mask
+    (``engine="sparse"``): the values do not depend on it, so a run under another mask checks
+    the first.
 
     A run into a store of its own (not ``disposable``: a run without a store
     named by the user keeps its values in memory, and is refused where they
@@ -1165,11 +1168,11 @@ def grow(
 
     try:
         if bounded:
-            values, stats = None, _bounded(code, heaps, rec, have, memory, status)
+            values, stats = None, _bounded(code, heaps, rec, have, memory, status, mask)
         else:
             prefix = store.read(0, have) if have else None
             values, stats = compute_with_stats(code, heaps, engine=engine, prefix=prefix,
-                                               on_chunk=chunk, on_status=status)  # fmt: skip
+                                               on_chunk=chunk, on_status=status, mask=mask)  # fmt: skip
             if values.size > rec.end:
                 rec.block(rec.end, values[rec.end :])
     except KeyboardInterrupt:
@@ -1179,8 +1182,9 @@ def grow(
     return Grown(values, have, name, stats, rec.frontier)
 
 
-def _bounded(code: Code, heaps: int, rec: Recorder, have: int, memory: int, status):
-    """Run the bounded engine from the ``have`` heaps stored to ``heaps``, its blocks to ``rec``."""
+def _bounded(code: Code, heaps: int, rec: Recorder, have: int, memory: int, status, mask=None):
+    """Run the bounded engine from the ``have`` heaps stored to ``heaps``, its blocks to ``rec``
+    (under ``mask`` when one is forced)."""
     from .bounded import BoundedRun
 
     head, tail = bounded_sizes(memory)
@@ -1189,7 +1193,7 @@ def _bounded(code: Code, heaps: int, rec: Recorder, have: int, memory: int, stat
         rec.block(start, block)
         rec.tick()
 
-    run = BoundedRun(code, sink, rec.read, have, head=head, tail=tail)
+    run = BoundedRun(code, sink, rec.read, have, head=head, tail=tail, mask=mask)
     try:
         run.extend(heaps, on_status=status)
         return run.stats()
