@@ -30,7 +30,7 @@ def certificate(code: str) -> tuple[dict, np.ndarray]:
 
 @pytest.fixture(scope="module")
 def sixteen():
-    """·16: window 509,622, so twice it passes the dense limit; no other mask pays."""
+    """·16: window 509,622, so twice it passes the dense limit."""
     return certificate("·16")
 
 
@@ -60,8 +60,8 @@ def test_a_deep_check_holds_for_the_certificate_and_fails_one_heap_early(tmp_pat
     sha = campaign.digest(values, row["window"])
     out = campaign.check(row, None, sha, tmp_path)
     assert out["holds"] and out["agrees"] and out["depth"] == 2 * row["window"] > campaign.DENSE_LIMIT
-    assert out["engine"] == "sparse, bounded, mask 30 (the run's own, forced)" and not out["other_mask"]
-    assert out["compared"] == row["window"]
+    assert out["engine"].startswith("sparse, bounded, mask ") and out["other_mask"]
+    assert out["engine"] != "sparse, bounded, mask 30" and out["compared"] == row["window"]
     assert not campaign.check(dict(row, start=row["start"] - 1), None, sha, tmp_path)["holds"]
     assert not campaign.check(dict(row, period=row["period"] - 1), None, sha, tmp_path)["holds"]
     assert not campaign.check(row, None, campaign.digest(values + 1, row["window"]), tmp_path)["agrees"]
@@ -114,6 +114,21 @@ def test_a_finished_check_answers_at_once_until_forgotten(tmp_path, sixteen, mon
         campaign.check(dict(row, start=row["start"] + 1), None, sha, tmp_path)  # another certificate
     campaign.forget_check(tmp_path, "·16")
     assert not list(tmp_path.iterdir())
+
+
+def test_the_run_s_own_mask_checks_where_another_would_cost_too_much(tmp_path, sixteen, monkeypatch):
+    row, values = sixteen
+    monkeypatch.setattr(campaign, "OTHER_WORK", 0)
+    out = campaign.check(row, None, campaign.digest(values, row["window"]), tmp_path)
+    assert out["engine"] == "sparse, bounded, mask 30 (the run's own, forced)" and not out["other_mask"]
+    assert out["holds"] and out["agrees"]
+
+
+def test_check_work_counts_rare_heaps_that_stopped_or_keep_arriving():
+    assert campaign.check_work(np.array([], np.int64), 1000, 10**6) == 0
+    assert campaign.check_work(np.array([5, 9, 200]), 1000, 10**6) == 3 * 10**6
+    arriving = np.arange(1, 1000, 10)  # one heap in ten, to the end of the probe
+    assert campaign.check_work(arriving, 1000, 10**6) == pytest.approx(0.1 * 10**12 / 2)
 
 
 def test_another_mask_checks_where_one_pays_in_the_other_driver(tmp_path, monkeypatch):

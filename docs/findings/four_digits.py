@@ -41,7 +41,7 @@ from pathlib import Path
 import numpy as np
 
 from grundy.catalogue import campaign
-from grundy.catalogue.campaign import DENSE_LIMIT, MAX_HEAPS, check
+from grundy.catalogue.campaign import DENSE_LIMIT, MAX_HEAPS, OTHER_WORK, PROBE, check
 from grundy.catalogue.database import Catalogue
 from grundy.catalogue.executors import ProcessPool, default_executor
 from grundy.catalogue.survey import run as run_survey
@@ -456,6 +456,8 @@ def run(out_dir: Path, digits: int, budget: float, cache: Path, workers: int,
         "max_heaps": MAX_HEAPS,
         "workers": workers,
         "dense_limit": DENSE_LIMIT,
+        "probe": PROBE,
+        "other_work": OTHER_WORK,
         "ranked": RANKED,
         "tallies": tally,
     }
@@ -881,8 +883,12 @@ def campaign_section(r: dict) -> list[str]:
             f"**Certificates checked twice.** Of the {ch['settled_games']:,} games the campaign "
             f"settled, {ch['checked']:,} have been computed again to twice their window by another "
             "engine (the dense kernel, or the plain-Python reference for codes without two-heap "
-            f"moves, or past {r['dense_limit']:,} heaps the sparse kernel under a forced other "
-            "mask): "
+            f"moves, or past {r['dense_limit']:,} heaps the sparse engine under a forced mask: "
+            "another mask where its work, measured on the first "
+            f"{r['probe']:,} heaps, stays within {r['other_work']:,.0f} heap-by-rare-heap steps, "
+            "else the run's own mask forced from the first heap, through the other of the "
+            "engine's two drivers, in memory or bounded, from the one that computed the window; "
+            "such a check keeps checkpoints as a step does): "
             + (", ".join(f"{e} {m:,}" for e, m in ch["by_engine"].items()) or "none yet")
             + f". The period held for {ch['held']:,} and the values to the window agreed with "
             f"the run's (their digest) for {ch['agreed']:,}."
@@ -1287,7 +1293,9 @@ def page(result: dict) -> str:
             "window with another engine: the dense kernel for codes the sparse engine computed, "
             "the plain-Python reference for codes without two-heap moves (computed by the dense "
             f"kernel), and, where twice the window passes {r['dense_limit']:,} heaps, the sparse "
-            "kernel under a forced mask other than the one used. By engine: "
+            "kernel under a forced mask other than the one used where that costs at most "
+            f"{r['other_work']:,.0f} heap-by-rare-heap steps (else the run's own, forced from the "
+            "first heap, through the engine's other driver). By engine: "
             + ", ".join(f"{e} {n:,}" for e, n in chk["by_engine"].items())
             + f". **The period held to twice its window for {chk['held']:,} of {chk['periods']:,}**, "
             f"and the values agreed with those it was read on for {chk['agreed']:,}; the deepest "

@@ -434,9 +434,12 @@ def check(row: dict, kept: np.ndarray | None = None, window_sha256: str | None =
 
 
 PROBE = 1 << 18
-"""Heaps on which a deep check asks whether another mask keeps few heaps rare."""
+"""Heaps on which a deep check measures how many heaps another mask makes rare."""
 PROBE_QUIET = 4
-"""Another mask pays when its rare heaps on the probe stop before ``1 / PROBE_QUIET`` of it."""
+"""Rare heaps of the probe that stop before ``1 / PROBE_QUIET`` of it have stopped arriving."""
+OTHER_WORK = 5e10
+"""The most work (heaps times rare heaps, about 10^9 a CPU second) a deep check spends to use
+another mask than the run's (:func:`check_work`)."""
 
 
 def _chunked(values, depth: int, block: int = 1 << 22):
@@ -476,13 +479,23 @@ def _agrees(blocks, window: int, kept, window_sha256: str | None) -> tuple[bool,
     return True, n
 
 
+def check_work(rare: np.ndarray, probe: int, depth: int) -> float:
+    """The sparse engine's work to ``depth`` heaps (heaps times rare heaps, summed) under a mask
+    that makes ``rare`` of the first ``probe`` heaps rare: their count where they have stopped
+    arriving (:data:`PROBE_QUIET`), else arriving at the probe's rate to the end."""
+    if rare.size == 0 or int(rare[-1]) < probe // PROBE_QUIET:
+        return float(rare.size) * depth
+    return rare.size / probe * depth * depth / 2
+
+
 def _deep_plan(code: Code, row: dict, kept: np.ndarray | None) -> dict:
     """How a deep certificate is checked: the mask and the driver of the sparse engine.
 
-    Another mask is used where one pays (its rare heaps on the first :data:`PROBE` heaps stop
-    early): a second computation sharing no rare list with the first.  Elsewhere another mask
-    makes a share of all heaps rare and the check quadratic (``·054``'s second-best mask makes
-    one heap in a thousand rare), so the run's own mask is forced from the first heap (the run
+    Another mask is used where its work (:func:`check_work`, measured on the first
+    :data:`PROBE` heaps) stays within :data:`OTHER_WORK`: a second computation sharing no rare
+    list with the first.  Deeper, another mask that makes a share of all heaps rare makes the
+    check quadratic (``·054``'s second-best mask makes one heap in a thousand rare: 10^14 at its
+    window), so the run's own mask is forced from the first heap (the run
     chose its masks as it went, and ran dense where none paid), through the other of the
     engine's two drivers: in memory where the window was computed by the bounded one
     (:mod:`grundy.engine.bounded`, beyond :data:`grundy.engine.store.MEMORY`), bounded elsewhere.
@@ -497,9 +510,9 @@ def _deep_plan(code: Code, row: dict, kept: np.ndarray | None) -> dict:
     probe = np.asarray(kept[:n]) if kept is not None and kept.size >= n else compute(code, n)
     other = other_mask(code, probe, used)
     rare = sparse.rare_heaps(code, probe, other) if other is not None else np.zeros(0, np.int64)
-    pays = other is not None and (used is None or rare.size == 0 or int(rare[-1]) < n // PROBE_QUIET)
-    mask = other if pays else used
     depth = 2 * row["window"]
+    pays = other is not None and (used is None or check_work(rare, n, depth) <= OTHER_WORK)
+    mask = other if pays else used
     fits = depth * BYTES_PER_HEAP * 2 <= available_bytes()
     driver = "in memory" if fits and not in_memory(code, row["window"], engine_store.MEMORY) else "bounded"
     return {"mask": mask.mask, "position": mask.position, "other": pays, "driver": driver,
