@@ -34,6 +34,17 @@ def test_outcomes_against_a_published_entry():
     assert four.against(solved, "·1234", LOOKUP, GAMES) == "not listed"
 
 
+def test_codes_settled_here_and_listed_unsolved_are_named_with_their_source():
+    outcome = {"·054": {"settled": True, "period": 10, "start": 7},
+               "·0540": {"settled": True, "period": 10, "start": 7},
+               "·0541": {"settled": False, "period": None, "start": None}}  # fmt: skip
+    lit = four.literature(outcome, {"shorter": {"·0540": "·054", "·0541": "·054"}}, LOOKUP, GAMES, 4)
+    named = {x["code"]: x for x in lit["settled_unsolved"]}
+    assert set(named) == {"·054", "·0540"}
+    assert named["·0540"]["listed_as"] == ".054" and named["·0540"]["period"] == 10
+    assert named["·054"]["source"] == "UnsolvedGames.md at commit 30baeb7"
+
+
 def test_a_larger_budget_resumes_and_spends_the_difference(tmp_path):
     """·6 never settles; the second budget exceeds what the first run spent (compiling
     included, which a cold numba cache makes large), so it resumes."""

@@ -76,8 +76,15 @@ def published() -> tuple[dict, dict]:
     from grundy.catalogue import published as tables
 
     lookup = {_source_name(c): _source_name(e) for c, e in tables.lookup().items()}
-    games = {g.name: {"status": g.status, "period": g.period} for g in tables.games()}
+    games = {g.name: {"status": g.status, "period": g.period, "source": g.source} for g in tables.games()}
     return lookup, games
+
+
+def _source_of(entry: dict) -> str:
+    """A published entry's source file and commit, as a reader can find them (``X.md at commit
+    30baeb7``)."""
+    name, _, commit = entry["source"].partition("@")
+    return f"{name} at commit {commit[:7]}" if commit else name
 
 
 def digits_of(name: str) -> int:
@@ -594,6 +601,13 @@ def literature(outcome: dict, same: dict, lookup: dict, games: dict, digits: int
         "open_but_solved": sorted(
             c for c, x in (direct | via).items() if x == "open here, solved there"
         ),
+        "settled_unsolved": [
+            {"code": c, "start": outcome[c]["start"], "period": outcome[c]["period"],
+             "listed_as": (c if c in direct else same["shorter"][c]).replace("·", "."),
+             "source": _source_of(games[lookup.get(k, k)])}
+            for c, x in sorted((direct | via).items()) if x == "settled here, unsolved there"
+            for k in [(c if c in direct else same["shorter"][c]).replace("·", ".")]
+        ],
     }
 
 
@@ -1226,8 +1240,18 @@ def page(result: dict) -> str:
                 if lit["open_but_solved"]
                 else ""
             )
-            + "Settled here, unsolved there would be a code this run settles that the lists "
-            "give as open. "
+            + (
+                "**Settled here, unsolved there** (codes the published lists give as open, and "
+                "this run settles; each game's certificate and its second check are in the "
+                "campaign section): "
+                + "; ".join(f"{x['code']} (listed as {x['listed_as']} in "
+                            f"{x['source']}): period "
+                            f"{x['period']:,} from heap {x['start']:,}" for x in lit["settled_unsolved"])
+                + ". "
+                if lit["settled_unsolved"]
+                else "Settled here, unsolved there would be a code this run settles that the lists "
+                "give as open. "
+            )
             + (
                 f"**The remaining {lit['new']:,} codes of {d} digits have no published result in "
                 f"these tables: the {lit['new_settled']:,} settled here and the "
