@@ -12,6 +12,7 @@ from grundy.codes import Code, family, file_name, parse
 from grundy.engine import compute
 from grundy.engine.reference import grundy_values
 from grundy.errors import UsageError
+from grundy.sequence import Sequence
 from naive import first_difference
 
 SAMPLE = [c for i, c in enumerate(family(4)) if c.t < 4 or i % 5 == 0]
@@ -223,3 +224,10 @@ def test_one_deep_run_at_a_time_leaves_the_other_workers_to_the_floor(cat, tmp_p
     first = starts(set(), 1)
     assert len(first) == 1 and len(starts(set(), 3)) == min(3, len(quiet))
     assert starts(set(first), 1) == []
+
+
+def test_a_campaign_takes_an_earlier_version_s_values_into_its_store_and_keeps_no_copy(tmp_path):
+    Sequence(parse("·156"), compute("·156", 2000)).save(tmp_path / "0.156")
+    st = campaign.drive("·156", 1 << 14, tmp_path / "0.156")
+    assert st.settled and st.reused == 2000
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["0.156"]

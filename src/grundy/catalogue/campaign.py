@@ -228,10 +228,21 @@ def drive(code: Code | str, max_heaps: int, out: str | os.PathLike, *, seconds: 
     """Settle ``code`` to at most ``max_heaps`` heaps (and ``seconds`` CPU seconds), resuming
     from and keeping its values at ``out``: the one place a campaign, and the findings pages
     that settle many codes, call the engine (:func:`grundy.readings.settle.settle`).  Switching them to
-    another engine (bounded memory, threads, a compressed store) changes this function only."""
-    from ..readings.settle import settle
+    another engine (bounded memory, threads, a compressed store) changes this function only.
 
-    return settle(code, max_heaps, out=out, seconds=seconds, checkpoint_seconds=CHECKPOINT_SECONDS)
+    ``out`` is the caller's own folder (a campaign's, a findings page's cache), so an earlier
+    version's ``OUT.npy`` + ``OUT.json``, which the store takes in when it is made, is deleted
+    then rather than kept beside it."""
+    from ..engine.store import is_store
+    from ..readings.settle import settle
+    from ..sequence import paths
+
+    st = settle(code, max_heaps, out=out, seconds=seconds, checkpoint_seconds=CHECKPOINT_SECONDS,
+                on_warning=lambda _: None)  # fmt: skip
+    if is_store(out):
+        for old in paths(out):
+            old.unlink(missing_ok=True)
+    return st
 
 
 # ---------------------------------------------------------------- a family within a budget
