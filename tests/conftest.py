@@ -10,6 +10,7 @@ times the examples, for looking for new failures (``HYPOTHESIS_PROFILE=dev pytho
 from __future__ import annotations
 
 import os
+import signal
 
 import pytest
 from hypothesis import settings
@@ -18,6 +19,11 @@ CI_EXAMPLES = 100
 settings.register_profile("ci", derandomize=True, max_examples=CI_EXAMPLES)
 settings.register_profile("dev", derandomize=False, max_examples=5 * CI_EXAMPLES)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    # A shell starts a background job with Ctrl-C ignored, and every command the tests start
+    # would inherit it: the tests that interrupt a run with SIGINT need it to arrive.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def examples(n: int) -> int:
