@@ -584,6 +584,8 @@ def literature(outcome: dict, same: dict, lookup: dict, games: dict, digits: int
     via = {c: against(longest[c], x, lookup, games) for c, x in same["shorter"].items()
            if c not in listed}  # fmt: skip
     new = [c for c in longest if c not in listed and c not in via]
+    unsolved = {c: (c if c in direct else same["shorter"][c]).replace("·", ".")
+                for c, x in (direct | via).items() if x == "settled here, unsolved there"}  # fmt: skip
     return {
         "published_rows": len(games),
         "rows_with_digits": sum(digits_of(g) == digits for g in games),
@@ -602,11 +604,9 @@ def literature(outcome: dict, same: dict, lookup: dict, games: dict, digits: int
             c for c, x in (direct | via).items() if x == "open here, solved there"
         ),
         "settled_unsolved": [
-            {"code": c, "start": outcome[c]["start"], "period": outcome[c]["period"],
-             "listed_as": (c if c in direct else same["shorter"][c]).replace("·", "."),
+            {"code": c, "start": outcome[c]["start"], "period": outcome[c]["period"], "listed_as": k,
              "source": _source_of(games[lookup.get(k, k)])}
-            for c, x in sorted((direct | via).items()) if x == "settled here, unsolved there"
-            for k in [(c if c in direct else same["shorter"][c]).replace("·", ".")]
+            for c, k in sorted(unsolved.items())
         ],
     }
 

@@ -438,7 +438,7 @@ def check(row: dict, kept: np.ndarray | None = None, window_sha256: str | None =
     t0 = time.process_time()
     engine = "dense" if sparse.applies(code) else "reference"
     values = compute_with_stats(code, depth, engine=engine)[0]
-    holds = _holds(_chunked(values, depth), values.__getitem__, row["start"], row["period"])
+    holds = _holds(_chunked(values, depth), lambda a, b: values[a:b], row["start"], row["period"])
     agrees, n = _agrees(_chunked(values, depth), row["window"], kept, window_sha256)
     return {"code": row["code"], "engine": engine, "depth": depth, "holds": holds, "agrees": agrees,
             "compared": n, "cpu_seconds": round(time.process_time() - t0, 3)}  # fmt: skip
@@ -453,20 +453,18 @@ OTHER_WORK = 5e10
 another mask than the run's (:func:`check_work`)."""
 
 
-def _chunked(values, depth: int, block: int = 1 << 22):
-    """``(start, values)`` blocks of the first ``depth`` of ``values`` (an array or a store)."""
-    if hasattr(values, "chunks"):
-        yield from values.chunks(0, depth)
-        return
+def _chunked(values: np.ndarray, depth: int, block: int = 1 << 22):
+    """``(start, values)`` blocks of the first ``depth`` of ``values``, as a store's chunks are."""
     for a in range(0, min(depth, len(values)), block):
         yield a, values[a : min(depth, a + block)]
 
 
-def _holds(blocks, read: Callable[[slice], np.ndarray], start: int, period: int) -> bool:
-    """Whether ``G(n) = G(n - period)`` for every heap ``n >= start + period`` of ``blocks``."""
+def _holds(blocks, read: Callable[[int, int], np.ndarray], start: int, period: int) -> bool:
+    """Whether ``G(n) = G(n - period)`` for every heap ``n >= start + period`` of ``blocks``
+    (``read(a, b)`` gives heaps ``a..b-1``, as :meth:`Store.read` does)."""
     for a, b in blocks:
         lo = max(a, start + period)
-        if lo < a + b.size and not np.array_equal(b[lo - a :], read(slice(lo - period, a + b.size - period))):
+        if lo < a + b.size and not np.array_equal(b[lo - a :], read(lo - period, a + b.size - period)):
             return False
     return True
 
@@ -526,8 +524,7 @@ def _deep_plan(code: Code, row: dict, kept: np.ndarray | None) -> dict:
     mask = other if pays else used
     fits = depth * BYTES_PER_HEAP * 2 <= available_bytes()
     driver = "in memory" if fits and not in_memory(code, row["window"], engine_store.MEMORY) else "bounded"
-    return {"mask": mask.mask, "position": mask.position, "other": pays, "driver": driver,
-            "probe_rare": int(rare.size)}  # fmt: skip
+    return {"mask": mask.mask, "position": mask.position, "other": pays, "driver": driver}
 
 
 def _deep_check(code: Code, row: dict, kept, window_sha256: str | None, store) -> dict:
@@ -586,7 +583,7 @@ def _deep_check(code: Code, row: dict, kept, window_sha256: str | None, store) -
         grow(writer, code, depth, engine="sparse", mask=mask, memory=memory, every=CHECKPOINT_SECONDS,
              on_status=on_status)  # fmt: skip
     values = Store.open(path, code)
-    holds = _holds(values.chunks(0, depth), lambda sl: values.read(sl.start, sl.stop), s, p)
+    holds = _holds(values.chunks(0, depth), values.read, s, p)
     agrees, n = _agrees(values.chunks(0, depth), window, kept, window_sha256)
     label = f"sparse, {note['driver']}, mask {mask.label}" + ("" if note["other"] else " (the run's own, forced)")
     save(code=row["code"], engine=label, depth=depth, holds=holds, agrees=agrees, compared=n,
