@@ -166,6 +166,32 @@ def test_the_site_shows_each_code_s_deepest_state(cat, tmp_path):
     assert "push further" not in page
 
 
+def test_the_site_compares_the_deepest_state_with_the_literature(cat, tmp_path):
+    """A code the survey leaves open and ``settle`` certifies deeper is compared with the published
+    tables by its certificate, on its page and in the index, not as the open survey result."""
+    from grundy.catalogue.survey import run as survey
+    from grundy.present.literature import literature
+    from grundy.present.site import write_report
+
+    survey(["·16", "·6"], cat, heaps=1000)
+    assert all(r["status"] != "settled" for r in cat.results(heaps=1000))
+    campaign.settle_many(["·16", "·6"], cat, max_heaps=700_000)
+    st = cat.settlements()["·16"]
+    assert st["settled"] and not cat.settlements()["·6"]["settled"]
+    published_16 = literature({"code": "·16", "status": "settled", "start": st["start"],
+                               "period": st["period"], "heaps": st["heaps"]}, [])
+    write_report(cat, tmp_path / "site")
+    page = (tmp_path / "site" / "codes" / "0.16.html").read_text()
+    assert published_16.agrees and published_16.note in page
+    assert "not settled within" not in page
+    six = (tmp_path / "site" / "codes" / "0.6.html").read_text()
+    assert "open here and in the literature" in six
+    index = (tmp_path / "site" / "index.html").read_text()
+    assert f"<td>period {st['period']:,} from {st['start']:,}</td><td>{st['heaps']}</td>" in index
+    assert f"<td>open</td><td>{cat.settlements()['·6']['heaps']}</td>" in index
+    assert "2 codes were computed further" in index and "(1 certified there)" in index
+
+
 def test_a_process_pool_and_dask_reach_the_serial_outcome(tmp_path):
     """Any Executor: the same rows from a process pool and a Dask cluster as from one process
     (CPU seconds apart), with the tasks of several codes in flight at once."""

@@ -92,6 +92,18 @@ def literature(result: dict, values) -> Literature:
     )
 
 
+def deepest(result: dict, settlement: dict | None) -> dict:
+    """``result`` as its code's deepest state: where a stored settlement (grundy settle, a campaign)
+    went further, its depth, and, once it is certified, its period and start in place of the
+    survey's, so that the published entry is compared with the most that is known."""
+    if settlement is None or settlement["heaps"] <= result["heaps"]:
+        return result
+    if settlement["settled"]:
+        return {**result, "status": "settled", "start": settlement["start"], "period": settlement["period"],
+                "heaps": settlement["heaps"]}
+    return {**result, "heaps": settlement["heaps"]} if result["status"] != "settled" else result
+
+
 def _compare(r: dict, game: str, itself: bool, status: str, start, period, shift) -> tuple[bool | None, str]:
     settled = r["status"] == "settled"
     if status == "unsolved":

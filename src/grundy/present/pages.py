@@ -57,6 +57,11 @@ INDEX_COLUMNS = (
     ("class", "same values as", "text"),
     ("false_readings", "false readings", "num"),
 )
+DEEPER_COLUMNS = (
+    ("deepest", "deepest state", "text"),
+    ("deepest_heaps", "heaps there", "num"),
+)
+"""Added to the index where some code was computed further than its survey (a stored settlement)."""
 
 
 def _fmt(x) -> str:
@@ -360,7 +365,18 @@ def index_row(r: dict, extra: dict) -> dict:
             "window": r["window"], "max_value": r["max_value"], "mask": extra.get("mask") or "",
             "rare_heaps": extra.get("rare_heaps"), "published": PUBLISHED_WORDS[extra.get("published")],
             "same": extra.get("class") or "",
-            "false_readings": len(r["false_readings"]) if r["status"] == "settled" else None}
+            "false_readings": len(r["false_readings"]) if r["status"] == "settled" else None,
+            "deepest": extra.get("deepest") or "", "deepest_heaps": extra.get("deepest_heaps")}
+
+
+def deepest_cell(r: dict, settlement: dict | None) -> dict:
+    """The index's view of a code's stored settlement where it went deeper than the survey: its
+    certificate (or "open"), and the heaps it reached."""
+    if settlement is None or settlement["heaps"] <= r["heaps"]:
+        return {"deepest": None, "deepest_heaps": None}
+    text = (f"period {settlement['period']:,} from {settlement['start']:,}" if settlement["settled"]
+            else "open")
+    return {"deepest": text, "deepest_heaps": settlement["heaps"]}
 
 
 def _statuses() -> list[tuple[str, str]]:
@@ -370,8 +386,11 @@ def _statuses() -> list[tuple[str, str]]:
 def index_page(results: list[dict], extras: dict[str, dict], t: dict, source: str) -> str:
     """The index: the summary cards (each filters the table), then one sortable row per code."""
     depth = ", ".join(f"{h:,}" for h in sorted({r["heaps"] for r in results})) or "–"
+    deeper = [e for e in extras.values() if e.get("deepest_heaps")]
+    settled_deeper = sum(e["deepest"] != "open" for e in deeper)
     return _render("index.html", "grundy report: octal games", "", source, t=t, depth=depth,
-                   statuses=_statuses(), columns=INDEX_COLUMNS,
+                   deeper=len(deeper), settled_deeper=settled_deeper,
+                   statuses=_statuses(), columns=INDEX_COLUMNS + (DEEPER_COLUMNS if deeper else ()),
                    rows=[index_row(r, extras.get(r["code"], {})) for r in results])
 
 

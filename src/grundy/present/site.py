@@ -33,7 +33,7 @@ from ..readings.tallies import tallies
 from ..readings.trajectory import KINDS
 from . import legend, pages, picture
 from .formats import PLAIN_ROW
-from .literature import data_digest, equivalent, literature, published_status
+from .literature import data_digest, deepest, equivalent, literature, published_status
 
 DRAWN_BY = (
     "present/site.py", "present/pages.py", "present/svg.py", "present/legend.py", "present/picture.py",
@@ -202,7 +202,7 @@ def _write_code(result, values, sparse: dict | None, out: Path, source: str, sam
     readings = readings_file(result)
     if readings and not (out / readings).exists():
         (out / readings).write_text(pages.readings_script(result), "utf-8")
-    html = pages.code_page(result, values, literature=literature(result, values),
+    html = pages.code_page(result, values, literature=literature(deepest(result, settlement), values),
                            grid=(grid_file(result), width, shown), sparse=sparse,
                            same=same, known=known, values_file=f"../{extra}" if extra else None,
                            readings_file=f"../{readings}" if readings else None, source=source,
@@ -287,6 +287,7 @@ def write_report(
                 "rare_heaps": None if sparse_stats is None else sparse_stats["rare_heaps"],
                 "published": published_status(code),
                 "class": same[code][0] if len(same[code]) > 1 else None,
+                **pages.deepest_cell(r, settled_by.get(code)),
             }
             if code in todo_codes:
                 _write_code(r, values, sparse_stats, out, source, same[code], known, settled_by.get(code))
