@@ -153,3 +153,42 @@ def test_a_rerun_reuses_the_cache(quick, tmp_path):
     assert not any(r["this_run"]["computed"].values())
     assert r == dict(load(quick, "four_digits")[1], this_run=r["this_run"])
     assert np.all([x["from_nothing"] for x in r["stage_seconds"].values()])
+
+
+KILL_AT_SECOND_LOG = """
+import os, runpy, signal, sys
+from grundy.catalogue import campaign
+describe, calls = campaign.describe, [0]
+def killed(*args):
+    calls[0] += 1
+    if calls[0] == 2:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return describe(*args)
+campaign.describe = killed
+sys.argv = ["four_digits.py", *sys.argv[1:]]
+runpy.run_path(sys.argv[0].replace("four_digits.py", {script!r}), run_name="__main__")
+"""
+
+
+def test_a_sitting_killed_midway_still_counts_to_its_last_task(tmp_path):
+    """``kill -9`` in the middle of the campaign (a session's end) leaves the sitting on record
+    with the tasks it finished, and the next run's page lists it."""
+    import subprocess
+    import sys
+
+    from findings_check import ROOT
+
+    cache = tmp_path / "cache"
+    args = ["--quick", "--workers", "1", "--out", str(tmp_path / "a"), "--cache", str(cache)]
+    code = KILL_AT_SECOND_LOG.format(script=str(ROOT / "docs/findings/four_digits.py"))
+    done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True)
+    assert done.returncode == -9, done.stderr
+    kept = json.loads((cache / "four_digits-2" / "campaign_sittings.json").read_text())
+    assert len(kept) == 1 and kept[0]["tasks"] >= 1 and kept[0]["workers"] == 1
+    four.main([*args[:4], str(tmp_path / "b"), "--cache", str(cache), "--campaign-hours", "0"])
+    _, r = load(tmp_path / "b", "four_digits")
+    assert r["campaign"]["sittings"] == kept
+    four.main([*args[:4], str(tmp_path / "c"), "--cache", str(cache)])
+    _, r = load(tmp_path / "c", "four_digits")
+    assert len(r["campaign"]["sittings"]) == 2 and r["campaign"]["sittings"][0] == kept[0]
+    assert r["campaign"]["sittings"][1]["tasks"] == r["this_run"]["computed"]["campaign"] > 0

@@ -33,6 +33,7 @@ import signal
 import statistics
 import sys
 import time
+import uuid
 from collections import Counter, defaultdict
 from functools import partial
 from itertools import combinations
@@ -230,18 +231,21 @@ def executor_for(workers: int, scheduler: str | None):
     return client.get_executor(), max(1, sum(client.nthreads().values())), client
 
 
-def driven(names: list[str], cache: Path, digits: int, executor, slots: int, seconds: float | None):
+def driven(names: list[str], cache: Path, digits: int, executor, slots: int, seconds: float | None,
+           sitting: Sitting):
     """The campaign (:func:`grundy.catalogue.campaign.run`) over ``names``, the codes still open after the
     CPU budget, stored in the 10,000-heap survey's catalogue, so that ``grundy report`` over it
     shows every code's deepest state; the values of the games in progress live in
     ``cache/campaign/``.  ``seconds`` of wall time at most (0: compute nothing); Ctrl-C or
-    SIGTERM stops it too, and the page then says how far it got."""
+    SIGTERM stops it too, and the page then says how far it got; ``sitting`` is recorded as each
+    task finishes."""
     plan = plan_for(digits)
     store = cache / "campaign"
     count = [0]
 
     def progress(kind: str, out: dict) -> None:
         count[0] += 1
+        sitting.record(count[0])
         if kind != "step" or out["settled"] or out["heaps"] > plan.floor or count[0] % 100 == 0:
             log(f"campaign task {count[0]:,}: {campaign.describe(kind, out)}")
 
@@ -437,7 +441,8 @@ def run(out_dir: Path, digits: int, budget: float, cache: Path, workers: int,
         still = [r["code"] for r in settle_rows if not r["settled"]]
         t = time.monotonic()
         log(f"campaign over the {len(still):,} codes still open")
-        camp = driven(still, cache, digits, executor, slots, campaign_seconds)
+        sitting = Sitting(cache, workers)
+        camp = driven(still, cache, digits, executor, slots, campaign_seconds, sitting)
         campaign_wall = time.monotonic() - t
     if client is not None:
         client.close()
@@ -472,8 +477,11 @@ def run(out_dir: Path, digits: int, budget: float, cache: Path, workers: int,
     lookup, games = published()
     result["campaign"] = at_depth(camp, long_rows, settle_rows, digits, lookup)
     work = camp.computed or camp.totals["remaining"] or camp.totals["awaiting_check"]
-    result["campaign"]["sittings"] = sittings(cache, campaign_wall, camp.computed, workers,
-                                              campaign_seconds != 0 and bool(work))
+    if campaign_seconds != 0 and work:
+        sitting.record(camp.computed, campaign_wall)
+    else:
+        sitting.drop()
+    result["campaign"]["sittings"] = sitting.kept()
     outcome = outcomes(long_rows, settle_rows, camp.rows)
     result["same_games"] = same_games(long_rows, outcome, lookup)
     result["literature"] = literature(outcome, result["same_games"], lookup, games, digits)
@@ -489,15 +497,39 @@ def run(out_dir: Path, digits: int, budget: float, cache: Path, workers: int,
     return result
 
 
-def sittings(cache: Path, seconds: float, tasks: int, workers: int, ran: bool) -> list[dict]:
-    """The campaign's sittings, kept in ``campaign_sittings.json`` in the cache: this one is added
-    when the campaign ran with work to do (``--campaign-hours 0`` writes the page only)."""
-    path = cache / "campaign_sittings.json"
-    kept = json.loads(path.read_text()) if path.exists() else []
-    if ran:
-        kept.append({"seconds": round(seconds, 1), "tasks": tasks, "workers": workers})
-        path.write_text(json.dumps(kept))
-    return kept
+class Sitting:
+    """This run's sitting in ``campaign_sittings.json`` in the cache (wall seconds, tasks, workers),
+    written again as each task finishes, so that a sitting cut short by a kill (the end of a
+    session, a machine taken back) still counts to its last task; a run with nothing to do
+    (``--campaign-hours 0``, or a campaign already finished) leaves no sitting."""
+
+    def __init__(self, cache: Path, workers: int):
+        self.path, self.workers = cache / "campaign_sittings.json", workers
+        self.began = time.monotonic()
+        self.started = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+        self.id = uuid.uuid4().hex[:12]
+
+    def kept(self) -> list[dict]:
+        """Every sitting recorded so far, this one included once it has recorded."""
+        return json.loads(self.path.read_text()) if self.path.exists() else []
+
+    def record(self, tasks: int, seconds: float | None = None) -> None:
+        """This sitting so far: ``tasks`` finished, ``seconds`` of wall time (default: since it began)."""
+        seconds = time.monotonic() - self.began if seconds is None else seconds
+        entry = {"seconds": round(seconds, 1), "tasks": tasks, "workers": self.workers, "started": self.started,
+                 "id": self.id}
+        self._write([x for x in self.kept() if x.get("id") != self.id] + [entry])
+
+    def drop(self) -> None:
+        """Forget this sitting (it had nothing to do)."""
+        kept = self.kept()
+        if any(x.get("id") == self.id for x in kept):
+            self._write([x for x in kept if x.get("id") != self.id])
+
+    def _write(self, rows: list[dict]) -> None:
+        tmp = self.path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(rows))
+        tmp.replace(self.path)
 
 
 def stage_times(cache: Path, budget: float, wall: dict, computed: dict, totals: dict) -> dict:
