@@ -141,6 +141,30 @@ def test_a_rerun_spends_nothing_and_an_interrupted_run_resumes(cat, tmp_path):
     assert campaign.state(codes, cat, store, plan=PLAN).totals == rest.totals
 
 
+def test_the_cost_to_the_floor_states_the_crowded_games_apart(cat, tmp_path):
+    """Games whose rare heaps are at least a tenth of their heaps (``·7246``: no mask pays) are
+    counted apart in the cost to the floor, by the statistics of each game's last step."""
+    plan = campaign.Plan(first=1 << 10, floor=1 << 13, depth=1 << 13, seed=60)
+    codes = ["·7246", "·16", "·14", "·346"]
+    games = {str(campaign.same_game(c).canonical) for c in codes}
+    stepped = set()
+
+    def stop_when_each_game_has_a_step(kind, out):
+        stepped.add(out["code"])
+        if stepped >= games:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        campaign.run(codes, cat, tmp_path / "store", plan=plan, on_progress=stop_when_each_game_has_a_step)
+    res = campaign.state(codes, cat, tmp_path / "store", plan=plan)
+    below = [g for g in res.games if not g["settled"] and g["heaps"] < plan.floor]
+    crowded = [g["code"] for g in below
+               if (g["heaps"] if g["mask"] is None else g["rare_heaps"]) >= campaign.CROWDED * g["heaps"]]
+    t = res.totals
+    assert "·7246" in crowded and "·16" not in crowded and t["to_floor_crowded_games"] == len(crowded)
+    assert 0 < t["to_floor_crowded_cost"] <= t["to_floor_cost"]
+
+
 def test_seed_values_of_followers_are_checked_against_their_game(cat, tmp_path):
     from grundy.catalogue.survey import run as survey
 

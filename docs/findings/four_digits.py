@@ -42,7 +42,7 @@ from pathlib import Path
 import numpy as np
 
 from grundy.catalogue import campaign
-from grundy.catalogue.campaign import DENSE_LIMIT, MAX_HEAPS, OTHER_WORK, PROBE, check
+from grundy.catalogue.campaign import CROWDED, DENSE_LIMIT, MAX_HEAPS, OTHER_WORK, PROBE, check
 from grundy.catalogue.database import Catalogue
 from grundy.catalogue.executors import ProcessPool, default_executor
 from grundy.catalogue.survey import run as run_survey
@@ -469,6 +469,7 @@ def run(out_dir: Path, digits: int, budget: float, cache: Path, workers: int,
         "workers": workers,
         "dense_limit": DENSE_LIMIT,
         "probe": PROBE,
+        "crowded": CROWDED,
         "other_work": OTHER_WORK,
         "ranked": RANKED,
         "tallies": tally,
@@ -864,7 +865,12 @@ def campaign_section(r: dict) -> list[str]:
             f"fitted to the run's own steps ({a:g} µs a heap and {b:g} ns a heap per rare heap, "
             f"rare heaps growing with the depth where they still arrive): the steps now waiting, "
             f"{t['pending_cost']:,.0f} CPU seconds; every open game to {p['floor']:,} heaps, "
-            f"{t['to_floor_cost']:,.0f}; every open game one power of two further than it is now, "
+            f"{t['to_floor_cost']:,.0f}"
+            + (f" ({t['to_floor_crowded_cost']:,.0f} of them in the {t['to_floor_crowded_games']:,} "
+               f"crowded games, whose rare heaps are at least {r['crowded']:g} of their heaps: no mask makes "
+               f"their values sparse, so each power of two costs about four times the last)"
+               if t["to_floor_crowded_games"] else "")
+            + "; every open game one power of two further than it is now, "
             f"{t['next_power_cost']:,.0f}. The same command continues it: "
             "`python docs/findings/four_digits.py --out docs/findings/ --campaign-hours H` "
             "(a rerun computes only what is missing; a step in flight resumes from its checkpoint)."

@@ -77,6 +77,9 @@ steps give a fit (:meth:`Campaign.coefficients`)."""
 REFIT = 64
 MEMBER_WEIGHT = 3.0
 """A member's step waits behind representatives' steps that cost up to this many times more."""
+CROWDED = 0.1
+"""A game is *crowded* where its rare heaps are at least this share of its heaps: no mask makes its
+values sparse, so each step costs about the square of its depth (the cost stated apart)."""
 MAX_HEAPS = 10**8
 """The depth :func:`settle_many` stops at when the budget has not stopped it first."""
 SETTLEMENT_ANALYSIS = 1
@@ -830,6 +833,11 @@ class _Driver:
             return g.last
         return None if g.seed_stats is None else dict(g.seed_stats, heaps=self.plan.seed)
 
+    def crowded(self, g: _Game) -> bool:
+        """Whether ``g`` is crowded (:data:`CROWDED`), by the statistics its next step starts from."""
+        st = self.stats(g)
+        return st is not None and _rare(st) >= CROWDED * st["heaps"]
+
     def cost(self, start: int, target: int, stats: dict | None, coef: tuple[float, float]) -> float:
         """Estimated CPU seconds from heap ``start`` to ``target``: each heap costs ``a`` and ``b``
         per rare heap; the rare heaps stay as many as ``stats`` saw where they have stopped
@@ -953,6 +961,9 @@ class _Driver:
         cpu_checks = sum(g.check["cpu_seconds"] for g in games if g.check)
         cpu_parts = sum(p["cpu_seconds"] for g in games for p in g.partings.values())
         pending = [g for g in games if state[g.code]["target"] is not None]
+        floor = {g.code: self.cost(g.heaps, self.plan.floor, self.stats(g), coef)
+                 for g in open_games if g.heaps < self.plan.floor}
+        crowded = [c for c in floor if self.crowded(self.games[c])]
         totals = {
             "codes": len(rows),
             "games": len(games),
@@ -977,8 +988,9 @@ class _Driver:
             "coefficients": list(coef),
             "pending_cost": round(sum(self.cost(g.heaps, state[g.code]["target"], self.stats(g), coef)
                                       for g in pending), 1),
-            "to_floor_cost": round(sum(self.cost(g.heaps, self.plan.floor, self.stats(g), coef)
-                                       for g in open_games if g.heaps < self.plan.floor), 1),
+            "to_floor_cost": round(sum(floor.values()), 1),
+            "to_floor_crowded_games": len(crowded),
+            "to_floor_crowded_cost": round(sum(floor[c] for c in crowded), 1),
             "next_power_cost": round(sum(self.cost(g.heaps, max(self.plan.first, next_power(g.heaps)),
                                                    self.stats(g), coef) for g in open_games), 1),
         }
