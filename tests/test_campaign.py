@@ -163,6 +163,7 @@ def test_the_cost_to_the_floor_states_the_crowded_games_apart(cat, tmp_path):
     t = res.totals
     assert "·7246" in crowded and "·16" not in crowded and t["to_floor_crowded_games"] == len(crowded)
     assert 0 < t["to_floor_crowded_cost"] <= t["to_floor_cost"]
+    assert f"in {len(crowded)} crowded games" in res._repr_html_()
 
 
 def test_seed_values_of_followers_are_checked_against_their_game(cat, tmp_path):

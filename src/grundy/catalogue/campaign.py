@@ -690,7 +690,9 @@ class Campaign:
                 ("settled / open", f"{t['settled']:,} / {t['open']:,}"),
                 ("done / with steps to go", f"{t['done']:,} / {t['remaining']:,}"),
                 ("CPU seconds", f"{t['cpu_seconds']:,.1f} ({t['heaps_per_second'] or 0:,} heaps a second)"),
-                ("estimated CPU seconds to go", f"{t['pending_cost']:,.0f}")]
+                ("estimated CPU seconds to go", f"{t['pending_cost']:,.0f}"),
+                ("every open game to the floor", f"{t['to_floor_cost']:,.0f} CPU s "
+                 f"({t['to_floor_crowded_cost']:,.0f} in {t['to_floor_crowded_games']:,} crowded games)")]
         body = "".join(f"<tr><th style='text-align:left'>{html.escape(k)}</th><td>{v}</td></tr>" for k, v in rows)
         return f"<p><b>campaign {html.escape(self.name)}</b></p><table>{body}</table>"
 
