@@ -165,8 +165,8 @@ def killed(*args):
         os.kill(os.getpid(), signal.SIGKILL)
     return describe(*args)
 campaign.describe = killed
-sys.argv = ["four_digits.py", *sys.argv[1:]]
-runpy.run_path(sys.argv[0].replace("four_digits.py", {script!r}), run_name="__main__")
+sys.argv = [{script!r}, *sys.argv[1:]]
+runpy.run_path(sys.argv[0], run_name="__main__")
 """
 
 

@@ -92,11 +92,16 @@ def literature(result: dict, values) -> Literature:
     )
 
 
+def went_deeper(result: dict, settlement: dict | None) -> bool:
+    """Whether a stored settlement (grundy settle, a campaign) reached more heaps than ``result``."""
+    return settlement is not None and settlement["heaps"] > result["heaps"]
+
+
 def deepest(result: dict, settlement: dict | None) -> dict:
-    """``result`` as its code's deepest state: where a stored settlement (grundy settle, a campaign)
-    went further, its depth, and, once it is certified, its period and start in place of the
-    survey's, so that the published entry is compared with the most that is known."""
-    if settlement is None or settlement["heaps"] <= result["heaps"]:
+    """``result`` as its code's deepest state: where a stored settlement went further, its depth,
+    and, once it is certified, its period and start in place of the survey's, so that the
+    published entry is compared with the most that is known."""
+    if not went_deeper(result, settlement):
         return result
     if settlement["settled"]:
         return {**result, "status": "settled", "start": settlement["start"], "period": settlement["period"],

@@ -29,7 +29,7 @@ from ..readings.trajectory import KINDS
 from ..value_classes import RareClass
 from . import legend, svg
 from .formats import FORMATS, PLAIN_ROW, period_rows
-from .literature import MAX_SHIFT, Literature
+from .literature import MAX_SHIFT, Literature, went_deeper
 
 PUBLISHED_WORDS = {"trivial": "trivial", "solved": "solved", "unsolved": "unsolved", None: "not listed"}
 PUBLISHED_MEANINGS = {
@@ -250,7 +250,7 @@ def _facts_of(r: dict, sparse: dict | None, lit: Literature, settlement: dict | 
         ("heaps computed", _fmt(r["heaps"])),
         ("largest value", f"{r['max_value']:,}, first at heap {r['argmax']:,}"),
     ]
-    if settlement is not None and settlement["heaps"] > r["heaps"]:
+    if went_deeper(r, settlement):
         facts.append(("deepest state", settlement_text(settlement)))
     if settled:
         facts += [
@@ -372,7 +372,7 @@ def index_row(r: dict, extra: dict) -> dict:
 def deepest_cell(r: dict, settlement: dict | None) -> dict:
     """The index's view of a code's stored settlement where it went deeper than the survey: its
     certificate (or "open"), and the heaps it reached."""
-    if settlement is None or settlement["heaps"] <= r["heaps"]:
+    if not went_deeper(r, settlement):
         return {"deepest": None, "deepest_heaps": None}
     text = (f"period {settlement['period']:,} from {settlement['start']:,}" if settlement["settled"]
             else "open")
