@@ -11,7 +11,7 @@ from grundy.catalogue.database import Catalogue, values_sha256
 from grundy.codes import Code, family, file_name, parse
 from grundy.engine import compute
 from grundy.engine.reference import grundy_values
-from grundy.errors import UsageError
+from grundy.errors import CertificateError, UsageError
 from grundy.sequence import Sequence
 from naive import first_difference
 
@@ -283,3 +283,72 @@ def test_a_campaign_takes_an_earlier_version_s_values_into_its_store_and_keeps_n
     st = campaign.drive("·156", 1 << 14, tmp_path / "0.156")
     assert st.settled and st.reused == 2000
     assert sorted(p.name for p in tmp_path.iterdir()) == ["0.156"]
+
+
+def test_a_game_whose_values_are_another_s_moved_follows_it(cat, tmp_path):
+    """``·4 -> ·07 -> ·137`` and ``·45 -> ·177`` are chains of :func:`shifted`: only the last game of
+    each is computed, and the others' certificates (``·45``: period 20 from heap 498, the published
+    one) are exactly what settling them on their own finds; ``·4002`` stays open one heap past
+    ``·0702``'s depth, with ``·0702``'s values moved by one heap."""
+    from grundy.readings.settle import settle
+
+    codes = ["·4", "·07", "·137", "·45", "·177", "·4002", "·0702"]
+    res = campaign.run(codes, cat, tmp_path / "store", plan=PLAN)
+    rows = {r["code"]: r for r in res.rows}
+    computed = {r["code"] for r in cat.records(campaign.KIND) if "same_game_as" not in r}
+    assert computed == {"·137", "·177", "·0702"}
+    for code, lead, by in (("·07", "·137", -1), ("·4", "·137", -2), ("·45", "·177", -1)):
+        row, own = rows[code], settle(code, max_heaps=PLAN.floor)
+        assert row["shift"] == {"of": lead, "by": by} and row["proof"]
+        assert row["settled"] and (row["start"], row["period"]) == (own.reading.start, own.reading.period)
+        assert row["window"] == own.reading.window
+        assert row["checked"]["holds"] and row["checked"]["agrees"] and row["checked"]["depth"] == 2 * row["window"]
+        assert cat.settlements()[code]["same_game_as"] == lead
+    assert (rows["·45"]["start"], rows["·45"]["period"]) == (498, 20)
+    follower, lead = rows["·4002"], rows["·0702"]
+    assert not follower["settled"] and follower["heaps"] == lead["heaps"] + 1 >= PLAN.floor
+    assert follower["frontier"] == "follows ·0702: heap n is worth ·0702's heap n - 1" and follower["next"] is None
+    assert compute("·4002", follower["heaps"])[1:].tolist() == compute("·0702", lead["heaps"]).tolist()
+    assert res.totals["shifted"] == res.totals["shift_checked"] == 4
+    assert campaign.run(codes, cat, tmp_path / "store", plan=PLAN).computed == 0
+
+
+def test_a_game_behind_one_that_settles_from_heap_1_is_computed_itself(cat, tmp_path):
+    """``·3`` is periodic from heap 0, so ``·2`` (``·3`` one heap later) may be periodic from heap 1
+    as well as from 2; the campaign cannot tell from ``·3``'s record, so ``·2`` gets its own step."""
+    res = campaign.run(["·2", "·3"], cat, tmp_path / "store", plan=PLAN)
+    rows = {r["code"]: r for r in res.rows}
+    assert rows["·3"]["start"] == 1 and rows["·2"]["start"] == 1 and rows["·2"]["shift"] is None
+    assert {r["code"] for r in cat.records(campaign.KIND) if "same_game_as" not in r} == {"·2", "·3"}
+    with pytest.raises(CertificateError):
+        campaign.shifted_record(next(cat.records(campaign.KIND, codes={"·3"})), "·2", -1)
+
+
+def test_a_settled_game_leads_the_games_it_is_ahead_of(cat, tmp_path):
+    """Where ``·4`` settled first, it leads ``·07`` and ``·137`` (one and two heaps behind it): their
+    starts are one and two lower, found again by settling them on their own, and each check
+    compares its own values, moved, with ``·4``'s."""
+    from grundy.readings.settle import settle
+
+    campaign.run(["·4"], cat, tmp_path / "store", plan=PLAN)
+    res = campaign.run(["·4", "·07", "·137"], cat, tmp_path / "store", plan=PLAN)
+    rows = {r["code"]: r for r in res.rows}
+    assert {r["code"] for r in cat.records(campaign.KIND) if "same_game_as" not in r} == {"·4"}
+    for code, by in (("·07", 1), ("·137", 2)):
+        own = settle(code, max_heaps=PLAN.floor).reading
+        assert rows[code]["shift"] == {"of": "·4", "by": by}
+        assert (rows[code]["start"], rows[code]["period"], rows[code]["window"]) == (own.start, own.period, own.window)
+        assert rows[code]["checked"]["agrees"] and rows[code]["checked"]["holds"]
+    assert res.totals["done"] == 3
+
+
+def test_a_check_of_a_shifted_certificate_compares_the_values_moved(tmp_path):
+    """The check of ``·07``'s certificate, read on ``·4``'s values (``·07`` is ``·4`` moved by one
+    heap), agrees against ``·4``'s digest only when the values are moved by the right amount."""
+    four = compute("·4", 400)
+    ahead = {"code": "·07", "start": 53, "period": 34, "window": 2 * (53 + 34) + 2, "mask": None,
+             "position": None, "shift": 1, "lead_window": 2 * (54 + 34) + 1}
+    digest = campaign.digest(four, ahead["lead_window"])
+    assert campaign.check(ahead, None, digest)["agrees"]
+    assert not campaign.check(dict(ahead, shift=-1), None, digest)["agrees"]
+    assert not campaign.check(dict(ahead, shift=2), None, digest)["agrees"]

@@ -421,3 +421,11 @@ def test_cli(tmp_path):
     missing = subprocess.run([*cmd[:5], str(tmp_path / "none.sqlite"), *cmd[6:]], check=False,
                              capture_output=True, text=True)
     assert missing.returncode == 2 and "none.sqlite" in missing.stderr
+
+
+def test_a_settlement_moved_from_another_code_says_so():
+    moved = {"settled": True, "period": 20, "start": 498, "heaps": 1039, "window": 1038,
+             "same_game_as": "·177", "shift": -1, "proof": ["heap n of ·45 is worth heap n - 1 of ·177"]}
+    text = pages.settlement_text(moved)
+    assert "values are ·177's moved by 1 heap, by the codes' rules" in text and "same game" not in text
+    assert "same game as ·177" in pages.settlement_text({k: v for k, v in moved.items() if k != "shift"})

@@ -297,6 +297,7 @@ def at_depth(camp: campaign.Campaign, long_rows: list[dict], settle_rows: list[d
     settled_games = [r for r in games if r["settled"]]
     open_reps = [r for r in reps if not r["settled"]]
     followers = [r for r in camp.rows if r["game"] != r["code"]]
+    moved = [r for r in games if r["shift"]]
     members, same = {}, {}
     for r in camp.rows:
         members.setdefault(r["rep"], []).append(r["code"])
@@ -339,6 +340,12 @@ def at_depth(camp: campaign.Campaign, long_rows: list[dict], settle_rows: list[d
             "lookup_agrees": sum(lookup[r["code"].replace("·", ".")] == lookup.get(r["game"].replace("·", "."))
                                  for r in follow),
             "examples": [{"code": r["code"], "game": r["game"], "proof": r["proof"]} for r in followers[:6]],
+            "shifted": len(moved),
+            "shift_checked": camp.totals["shift_checked"],
+            "shifted_settled": [{k: r[k] for k in ("code", "start", "period", "window")} | {"from": r["shift"]["of"]}
+                                for r in moved if r["settled"]],
+            "shifted_examples": [{"code": r["code"], "from": r["shift"]["of"], "by": r["shift"]["by"]}
+                                 for r in moved[:6]],
         },
         "classes": {
             "games": len(games), "classes": camp.totals["classes"], "reps": len(reps),
@@ -894,6 +901,23 @@ def campaign_section(r: dict) -> list[str]:
             f"{ru['lookup_codes']:,} followers of 1..3 digits it lists. For example: "
             + "; ".join(f"{x['code']} is {x['game']} ({', '.join(x['proof'])})" for x in ru["examples"])
             + "."
+        ),
+        "",
+        (
+            f"**One game moved by a heap.** Where a heap of 1 has no move, counting every heap one "
+            f"lower turns a code into another code (`grundy.catalogue.same_games.shifted`; "
+            f"[the proof](../campaigns.md)), whose heap n is worth the first code's heap n + 1. "
+            f"By chains of this rule, {ru['shifted']:,} games are another game's values moved by "
+            f"one or two heaps, so the campaign computes only the leader of each chain; the "
+            f"survey's values agree, moved, for all {ru['shift_checked']:,}. For example: "
+            + "; ".join(f"{x['code']} is {x['from']} moved by {abs(x['by'])} heap{'s' if abs(x['by']) > 1 else ''}"
+                        for x in ru["shifted_examples"])
+            + ". "
+            + (f"{len(ru['shifted_settled']):,} of them are settled by their leader's certificate: "
+               + "; ".join(f"{x['code']}, period {x['period']:,} from heap {x['start']:,} (from {x['from']}'s)"
+                           for x in ru["shifted_settled"])
+               + "; each is checked on its own values as every new certificate is (below)."
+               if ru["shifted_settled"] else "None of them is settled yet.")
         ),
         "",
         (

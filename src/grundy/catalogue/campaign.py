@@ -5,7 +5,9 @@ The codes come in three layers:
 * **Games.**  Codes whose rules prove them the same game (:func:`same_game`: a bit of a digit
   that can never change a value) are computed once, as the code with those bits cleared (the
   *canonical* code, often shorter); the others follow it, and a follower's certificate is its
-  game's, by proof.
+  game's, by proof.  Games whose values are another game's moved by a heap or more (chains of
+  :func:`shifted`) are computed once too: the others follow their chain's *leader*
+  (:meth:`_Driver.view`), and a certificate one of them gets from it is checked on its own values.
 * **Classes.**  Games with the same values to ``plan.seed`` heaps form a class; its
   *representative* is its first game in code order (the fewest digits, so the smallest window).
 * **Steps.**  Every game is settled (:func:`grundy.readings.settle.settle`) to ``plan.floor`` heaps, a
@@ -57,6 +59,7 @@ from .database import Catalogue
 from .executors import ProcessPool, SerialExecutor
 from .runner import FamilyRun, Records
 from .runner import run as run_family
+from .same_games import SameGame, same_game, shifted
 
 KIND = "settlement"
 CHECK_KIND = "certificate_check"
@@ -84,76 +87,6 @@ MAX_HEAPS = 10**8
 """The depth :func:`settle_many` stops at when the budget has not stopped it first."""
 SETTLEMENT_ANALYSIS = 1
 """The meaning of :func:`settle_within`'s record: bump it when that changes."""
-
-
-# ---------------------------------------------------------------- the same game, by the rules
-
-
-@dataclass(frozen=True)
-class SameGame:
-    """A code, the canonical code its rules prove it equal to, and the bits cleared, each with
-    the reason (``(k, bit, why)``: bit ``bit`` of digit ``k``)."""
-
-    code: Code
-    canonical: Code
-    cleared: tuple[tuple[int, int, str], ...]
-
-    @property
-    def proven(self) -> bool:
-        """Whether the rules make ``code`` another code's game."""
-        return self.canonical != self.code
-
-    def to_dict(self) -> dict:
-        return {"code": str(self.code), "canonical": str(self.canonical),
-                "cleared": [list(c) for c in self.cleared]}  # fmt: skip
-
-
-def _trimmed(digits: list[int]) -> list[int]:
-    d = list(digits)
-    while len(d) > 1 and d[-1] == 0:
-        d.pop()
-    return d
-
-
-def same_game(code: Code | str) -> SameGame:
-    """The canonical code of ``code``: its digits with every bit cleared that can never change a
-    value, by two rules (for octal codes with ``d0 = 0``; others are their own canonical code).
-
-    *Leaving one heap beside a heap worth 0.*  Bit 2 of digit ``k`` is redundant when, for some
-    ``1 <= j < k``, ``G(j) = 0`` and digit ``k - j`` has bit 4: from a heap ``n > k``,
-    removing ``k`` and leaving ``n - k`` is worth ``G(n - k)``, and so is removing ``k - j`` and
-    leaving the two heaps ``j`` and ``n - k``.  The move needs ``n > k``, so ``G(j)`` is the same
-    with or without the bit, and by induction on ``n`` every heap has the same options.
-
-    *Taking the whole heap where another move is worth 0.*  Bit 1 of digit ``k`` only adds the
-    option 0 to the heap of ``k``; when that heap has an option worth 0 without it, its value
-    (a mex) is the same, and so is every other heap's.
-
-    Clearing a redundant bit changes no value, so the rules apply one after the other on the
-    same values; a last digit cleared to 0 shortens the code.  The published lookup table of
-    equivalent games (:func:`grundy.catalogue.published.lookup`) agrees on every 1..3-digit code (tested).
-    """
-    from ..engine.reference import grundy_values
-
-    code = parse(code)
-    d = list(code.digits)
-    if code.hexadecimal or d[0] != 0:
-        return SameGame(code, code, ())
-    g = grundy_values(code, code.t + 1)
-    cleared = []
-    for k in range(2, len(d)):
-        j = next((j for j in range(1, k) if g[j] == 0 and d[k - j] & 4), None)
-        if d[k] & 2 and j is not None:
-            d[k] &= ~2
-            why = f"removing {k - j} and leaving a heap of {j} (worth 0) beside the rest"
-            cleared.append((k, 2, f"removing {k} and leaving one heap is worth what {why} is"))
-    for k in range(1, len(d)):
-        if k < len(d) and d[k] & 1:
-            trial = _trimmed(d[:k] + [d[k] & ~1] + d[k + 1 :])
-            if len(trial) > 1 and grundy_values(Code(tuple(trial)), k + 1)[k] != 0:
-                d = trial
-                cleared.append((k, 1, f"a heap of {k} has a move worth 0 besides taking it whole"))
-    return SameGame(code, Code(tuple(_trimmed(d))), tuple(cleared))
 
 
 # ---------------------------------------------------------------- the plan
@@ -442,7 +375,8 @@ def check(row: dict, kept: np.ndarray | None = None, window_sha256: str | None =
     engine = "dense" if sparse.applies(code) else "reference"
     values = compute_with_stats(code, depth, engine=engine)[0]
     holds = _holds(_chunked(values, depth), lambda a, b: values[a:b], row["start"], row["period"])
-    agrees, n = _agrees(_chunked(values, depth), row["window"], kept, window_sha256)
+    agrees, n = _agrees(_read_on(_chunked(values, depth), row), row.get("lead_window", row["window"]), kept,
+                        window_sha256)
     return {"code": row["code"], "engine": engine, "depth": depth, "holds": holds, "agrees": agrees,
             "compared": n, "cpu_seconds": round(time.process_time() - t0, 3)}  # fmt: skip
 
@@ -470,6 +404,20 @@ def _holds(blocks, read: Callable[[int, int], np.ndarray], start: int, period: i
         if lo < a + b.size and not np.array_equal(b[lo - a :], read(lo - period, a + b.size - period)):
             return False
     return True
+
+
+def _read_on(blocks, row: dict):
+    """The blocks ``(first heap, values)`` of the values ``row``'s period was read on: the code's
+    own, or for a code that follows another moved by ``row["shift"]`` heaps (``G(n) =
+    G_lead(n + shift)``) its leader's, heap ``m`` of the leader being heap ``m - shift`` here and
+    worth 0 where that is below 0."""
+    shift = row.get("shift", 0)
+    if shift > 0:
+        yield 0, np.zeros(shift, dtype=np.int64)
+    for a, b in blocks:
+        m = a + shift
+        if m + len(b) > 0:
+            yield max(m, 0), b[max(0, -m):]
 
 
 def _agrees(blocks, window: int, kept, window_sha256: str | None) -> tuple[bool, int]:
@@ -587,7 +535,7 @@ def _deep_check(code: Code, row: dict, kept, window_sha256: str | None, store) -
              on_status=on_status)  # fmt: skip
     values = Store.open(path, code)
     holds = _holds(values.chunks(0, depth), values.read, s, p)
-    agrees, n = _agrees(values.chunks(0, depth), window, kept, window_sha256)
+    agrees, n = _agrees(_read_on(values.chunks(0, depth), row), row.get("lead_window", window), kept, window_sha256)
     label = f"sparse, {note['driver']}, mask {mask.label}" + ("" if note["other"] else " (the run's own, forced)")
     save(code=row["code"], engine=label, depth=depth, holds=holds, agrees=agrees, compared=n,
          other_mask=note["other"], driver=note["driver"])  # fmt: skip
@@ -708,12 +656,14 @@ class _Driver:
         surveyed = {r["code"]: r for r in catalogue.results(heaps=plan.seed, codes=set(names) | set(self.codes))}
         self.games: dict[str, _Game] = {}
         self.rule_checked = 0
+        seeds: dict[str, np.ndarray] = {}
         for g in names:
             values = catalogue.values(g, plan.seed) if g in surveyed else None
             if values is None:
                 from ..engine import compute
 
                 values = compute(g, plan.seed)
+            seeds[g] = values
             stats = surveyed.get(g)
             self.games[g] = _Game(g, parse(g).t, digest(values, plan.seed),
                                   None if stats is None else {k: stats[k] for k in ("mask", "rare_heaps", "last_rare")})  # fmt: skip
@@ -742,9 +692,76 @@ class _Driver:
         for members in self.classes.values():
             for c in members:
                 self.games[c].rep = members[0]
+        self.leads = self._leads(seeds)
         self._parted: dict[str, tuple] = {}
         self.moved: set[str] = set()
         self._fit: tuple[int, tuple[float, float]] | None = None
+
+    # ------------------------------------------------------------ shifted games
+
+    def _leads(self, seeds: dict[str, np.ndarray]) -> dict[str, tuple[str, int]]:
+        """``{follower: (leader, shift)}``: games whose values are another game's moved by
+        ``shift`` heaps (``G(n) = G_leader(n + shift)``, by chains of :func:`shifted`), so that
+        only the leader is computed.  Only a game alone in its class takes part (a class's
+        members are compared with their representative instead).  Of each chain the leader is a
+        settled game, else the deepest past the floor, else the one the others are behind (so
+        that theirs reach at least its depth); a settled game follows no one.  Each shift is
+        checked on the seed values (a disagreement is a bug)."""
+        alone = {c for c, g in self.games.items() if len(self.classes[g.seed_digest]) == 1}
+        ahead = {}
+        for c in alone:
+            s = shifted(c)
+            other = None if s is None else str(same_game(s).canonical)
+            if other in alone and other != c:
+                ahead[c] = other
+        chains: dict[str, dict[str, int]] = {}
+        for c in alone:
+            seen, x = [c], c
+            while x in ahead and ahead[x] not in seen:
+                x = ahead[x]
+                seen.append(x)
+            if x not in ahead:
+                chains.setdefault(x, {})[c] = 1 - len(seen)
+        floor = self.plan.floor
+        leads = {}
+        for chain in chains.values():
+            if len(chain) < 2:
+                continue
+            games = [self.games[c] for c in chain]
+            lead = max(games, key=lambda g: (g.settled, g.heaps if g.heaps > floor else 0, chain[g.code]))
+            for g in games:
+                if g is not lead and not g.settled:
+                    shift = chain[g.code] - chain[lead.code]
+                    a, b = seeds[g.code], seeds[lead.code]
+                    n = np.arange(max(0, -shift), min(len(a), len(b) - shift))
+                    if not np.array_equal(a[n], b[n + shift]):
+                        raise CertificateError(f"{g.code} is not {lead.code} moved by {shift} heaps within "
+                                               f"{self.plan.seed:,} heaps, though the rules say so: a bug")
+                    leads[g.code] = (lead.code, shift)
+        return leads
+
+    def leader(self, g: _Game) -> tuple[_Game, int] | None:
+        """The game whose values ``g``'s are, moved, and by how many heaps; None where ``g``
+        follows no one, or its start would not follow from its leader's (a leader settled from
+        heap 1 and ``g`` behind it: ``g``'s start is 1 or 2, by a value the record does not keep)."""
+        if g.code not in self.leads:
+            return None
+        code, shift = self.leads[g.code]
+        lead = self.games[code]
+        if shift < 0 and lead.settled and lead.last["start"] < 2:
+            return None
+        return lead, shift
+
+    def view(self, g: _Game) -> _Game:
+        """``g`` as its deepest state says: its leader's last step moved onto it, where it follows
+        one that has got at least as far, else ``g`` itself."""
+        lead = self.leader(g)
+        if lead is None or not lead[0].steps:
+            return g
+        record = shifted_record(lead[0].last, g.code, lead[1])
+        if not record["settled"] and record["heaps"] < g.heaps:
+            return g
+        return _Game(g.code, g.t, g.seed_digest, g.seed_stats, g.followers, [record], g.check, {}, g.rep)
 
     # ------------------------------------------------------------ roles
 
@@ -779,7 +796,7 @@ class _Driver:
 
     def target(self, g: _Game) -> int | None:
         """The depth ``g``'s next step goes to, or None when it has none."""
-        if g.settled:
+        if g.settled or self.leader(g) is not None:
             return None
         depth, plan = g.heaps, self.plan
         if depth < plan.floor:
@@ -796,6 +813,10 @@ class _Driver:
         """Why an open game with no step to go stopped (None while it has one, or settled)."""
         if g.settled or self.target(g) is not None:
             return None
+        lead = self.leader(g)
+        if lead is not None:
+            code, by = lead[0].code, lead[1]
+            return f"follows {code}: heap n is worth {code}'s heap n {'+' if by > 0 else '-'} {abs(by)}"
         if not self.is_rep(g):
             return "member: its representative goes deeper"
         if g.heaps >= self.plan.depth:
@@ -884,10 +905,18 @@ class _Driver:
                        else (2, weight * self.cost(g.heaps, goal, self.stats(g), coef)))
                 out.append((key, "step", g.code, step,
                             (g.code, goal, str(self.store), g.heaps, self.plan.marks())))  # fmt: skip
-            if g.settled and g.check is None:
-                row = {k: g.last[k] for k in ("code", "start", "period", "window", "mask", "position")}
-                key = (0, 2 * self.cost(0, 2 * g.last["window"], g.last, coef))
-                out.append((key, "check", g.code, check, (row, None, g.last["window_sha256"], str(self.store))))
+            v = self.view(g)
+            if v.settled and g.check is None:
+                row = {k: v.last[k] for k in ("code", "start", "period", "window", "mask", "position")}
+                digest = v.last["window_sha256"]
+                if v is not g:
+                    lead = self.games[v.last["same_game_as"]]
+                    row.update(shift=v.last["shift"], lead_window=lead.last["window"])
+                    digest = lead.last["window_sha256"]
+                    if row["position"] and row["shift"] % 2:
+                        row.update(mask=None, position=None)
+                key = (0, 2 * self.cost(0, 2 * v.last["window"], v.last, coef))
+                out.append((key, "check", g.code, check, (row, None, digest, str(self.store))))
             p = self.parted(g)
             if p and "differs_by" in p and p["from"] not in g.partings and p["differs_by"] <= self.plan.floor:
                 key = (0, MEMBER_WEIGHT * self.cost(0, p["differs_by"], self.stats(g), coef))
@@ -914,18 +943,25 @@ class _Driver:
 
     def publish(self, codes: Iterable[str] | None = None) -> None:
         """Give the followers of the games ``codes`` (default: every game) a record of their
-        game's deepest step, where theirs is missing or stale: one record a follower, so that
+        game's deepest step, where theirs is missing or stale, and so the games that follow one of
+        them moved (:meth:`view`) and their followers: one record a code, so that
         :meth:`Catalogue.settlements` finds it; the campaign itself never reads them."""
-        games = [self.games[c] for c in (self.games if codes is None else codes) if self.games[c].steps]
-        names = {str(f.code) for g in games for f in g.followers}
-        stored = {r["code"]: r for r in self.cat.records(KIND, codes=names)
-                  if r.get("campaign") == self.name and "same_game_as" in r}
+        wanted = set(self.games if codes is None else codes)
+        wanted |= {c for c, (lead, _) in self.leads.items() if lead in wanted}
+        games = [self.games[c] for c in wanted]
+        records = {}
         for g in games:
-            for f in g.followers:
-                record = follower_record(g.last, f)
-                if stored.get(str(f.code)) != record:
-                    self.cat.add_record(KIND, str(f.code), {"campaign": self.name, "same_game_as": g.code},
-                                        ANALYSIS, record)  # fmt: skip
+            v = self.view(g)
+            if v is not g:
+                records[g.code] = (v.last["same_game_as"], v.last)
+            if v.steps:
+                for f in g.followers:
+                    records[str(f.code)] = (g.code, follower_record(v.last, f))
+        stored = {(r["code"], r["same_game_as"]): r for r in self.cat.records(KIND, codes=set(records))
+                  if r.get("campaign") == self.name and "same_game_as" in r}
+        for code, (game, record) in records.items():
+            if stored.get((code, game)) != record:
+                self.cat.add_record(KIND, code, {"campaign": self.name, "same_game_as": game}, ANALYSIS, record)
         self.moved.clear()
 
     def tidy(self, g: _Game) -> None:
@@ -950,21 +986,23 @@ class _Driver:
                              "target": self.target(g), "frontier": self.frontier(g)}  # fmt: skip
             steps[g.code] = [[s["heaps"], s["mask"], s["position"], s["rare_heaps"], s["last_rare"],
                               s["max"], s["cpu_seconds"]] for s in g.steps]  # fmt: skip
+        views = {c: self.view(g) for c, g in self.games.items()}
         for c in self.codes:
             s = self.same[c]
-            g = self.games[str(s.canonical)]
+            g = views[str(s.canonical)]
             rows.append(self._row(c, s, g, state[g.code]))
         game_rows = [self._row(g.code, SameGame(parse(g.code), parse(g.code), ()), g, state[g.code])
-                     for g in self.games.values()]
+                     for g in views.values()]
         games = list(self.games.values())
-        open_games = [g for g in games if not g.settled]
+        computed_open = [g for g in views.values() if not g.settled and self.leader(self.games[g.code]) is None]
+        open_games = [g for g in views.values() if not g.settled]
         cpu_steps = sum(s["cpu_seconds"] for g in games for s in g.steps)
         heaps = sum(s["heaps"] - s["reused"] for g in games for s in g.steps)
         cpu_checks = sum(g.check["cpu_seconds"] for g in games if g.check)
         cpu_parts = sum(p["cpu_seconds"] for g in games for p in g.partings.values())
         pending = [g for g in games if state[g.code]["target"] is not None]
         floor = {g.code: self.cost(g.heaps, self.plan.floor, self.stats(g), coef)
-                 for g in open_games if g.heaps < self.plan.floor}
+                 for g in computed_open if g.heaps < self.plan.floor}
         crowded = [c for c in floor if self.crowded(self.games[c])]
         totals = {
             "codes": len(rows),
@@ -975,11 +1013,13 @@ class _Driver:
             "settled": sum(r["settled"] for r in rows),
             "open": sum(not r["settled"] for r in rows),
             "settled_games": len(games) - len(open_games),
+            "shift_checked": len(self.leads),
             "done": sum(r["next"] is None and (not r["settled"] or r["checked"] is not None) for r in rows),
             "remaining": sum(r["next"] is not None for r in rows),
             "awaiting_check": sum(r["settled"] and r["checked"] is None for r in rows),
             "remaining_games": len(pending),
-            "unchecked": sum(g.settled and g.check is None for g in games),
+            "unchecked": sum(g.settled and g.check is None for g in views.values()),
+            "shifted": sum(self.leader(g) is not None for g in games),
             "steps": sum(len(g.steps) for g in games),
             "cpu_seconds": round(cpu_steps + cpu_checks + cpu_parts, 1),
             "cpu_steps": round(cpu_steps, 1),
@@ -994,7 +1034,7 @@ class _Driver:
             "to_floor_crowded_games": len(crowded),
             "to_floor_crowded_cost": round(sum(floor[c] for c in crowded), 1),
             "next_power_cost": round(sum(self.cost(g.heaps, max(self.plan.first, next_power(g.heaps)),
-                                                   self.stats(g), coef) for g in open_games), 1),
+                                                   self.stats(g), coef) for g in computed_open), 1),
         }
         return Campaign(self.name, self.plan, rows, game_rows, steps, parts, totals, computed)
 
@@ -1013,7 +1053,8 @@ class _Driver:
         return {
             "code": code,
             "game": g.code,
-            "proof": [c[2] for c in same.cleared],
+            "proof": [c[2] for c in same.cleared] + (last["proof"] if "shift" in last else []),
+            "shift": {"of": last["same_game_as"], "by": last["shift"]} if "shift" in last else None,
             "rep": state["rep"],
             "settled": settled,
             "start": last.get("start") if settled else None,
@@ -1048,8 +1089,37 @@ def follower_record(record: dict, same: SameGame) -> dict:
     start and the period are the game's; the window is the follower's own (``2s + 2p + t``)."""
     out = dict(record, code=str(same.code), t=same.code.t, cpu_seconds=0.0, digests={},
                same_game_as=str(same.canonical), proof=[c[2] for c in same.cleared])  # fmt: skip
+    out.pop("shift", None)
     if record["settled"]:
         out["window"] = record["window"] - same.canonical.t + same.code.t
+    return out
+
+
+def shifted_record(record: dict, code: str, shift: int) -> dict:
+    """A step's record restated for ``code``, whose heap ``n`` is worth heap ``n + shift`` of the
+    record's game (:func:`shifted`): ``shift`` fewer heaps, the last rare heap ``shift`` lower,
+    and where settled the same period from ``max(1, s - shift)`` (for ``shift < 0`` a start
+    ``s >= 2``, where no earlier heap can begin the period, else its minimality is unknown), with
+    ``code``'s own window; the checksum and the digests are the game's, so they are left out."""
+    from ..readings.periods import window
+
+    c = parse(code)
+    times = "once" if abs(shift) == 1 else f"{abs(shift)} times"
+    proof = (f"heap n of {code} is worth heap n {'+' if shift > 0 else '-'} {abs(shift)} of {record['code']}: "
+             f"counting the heaps one lower ({times}) turns the moves of one code into the other's")
+    out = dict(record, code=code, t=c.t, heaps=record["heaps"] - shift, cpu_seconds=0.0, seconds=0.0,
+               digests={}, checksum=None, window_sha256=None, same_game_as=record["code"], shift=shift,
+               proof=[proof])  # fmt: skip
+    if out.get("best"):
+        out["best"] = dict(out["best"])
+    for stats in (out, out.get("best")):
+        if stats and stats.get("last_rare") is not None:
+            stats["last_rare"] = max(0, stats["last_rare"] - shift)
+    if record["settled"]:
+        if shift < 0 and record["start"] < 2:
+            raise CertificateError(f"{code}'s start does not follow from {record['code']}'s (period from heap 1)")
+        out["start"] = max(1, record["start"] - shift)
+        out["window"] = int(window(out["start"], record["period"], c))
     return out
 
 

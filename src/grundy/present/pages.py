@@ -228,8 +228,13 @@ def _literature(lit: Literature, same: list[str], known: set[str], r: dict) -> l
 def settlement_text(st: dict) -> str:
     """A stored settlement (:meth:`Catalogue.settlements`) in one sentence: the certificate, or how
     far ``grundy settle`` computed the code and what its rare heaps were doing there."""
-    same = (f" It is the same game as {st['same_game_as']} by the codes' rules ({'; '.join(st['proof'])}), "
-            f"so it has {st['same_game_as']}'s values." if st.get("same_game_as") else "")
+    same = ""
+    if st.get("shift"):
+        same = (f" Its values are {st['same_game_as']}'s moved by {abs(st['shift'])} "
+                f"heap{'s' if abs(st['shift']) > 1 else ''}, by the codes' rules ({'; '.join(st['proof'])}).")
+    elif st.get("same_game_as"):
+        same = (f" It is the same game as {st['same_game_as']} by the codes' rules ({'; '.join(st['proof'])}), "
+                f"so it has {st['same_game_as']}'s values.")
     if st["settled"]:
         return (f"Period {st['period']:,} from heap {st['start']:,}, certified by grundy settle at "
                 f"{st['heaps']:,} heaps (window {st['window']:,}).{same}")
