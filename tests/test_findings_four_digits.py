@@ -122,6 +122,9 @@ def test_reduced_run_campaign_counts_add_up(quick):
     assert tot["games"] + tot["followers"] == tot["codes"] == tot["done"] + tot["remaining"] + tot["awaiting_check"]
     assert c["rules"]["checked_at_survey"] == c["rules"]["followers"]  # every open code was surveyed
     assert c["rules"]["lookup_agrees"] == c["rules"]["lookup_codes"]  # outside truth agrees
+    assert c["rules"]["shifted"] == c["rules"]["shift_checked"] == tot["shifted"] >= 1  # ·6 is ·37 moved
+    table = c["table"]
+    assert all(table[x["code"]][10] == f"{x['from']} moved by {abs(x['by'])}" for x in c["rules"]["shifted_examples"])
     assert c["checks"]["checked"] == c["checks"]["held"] == c["checks"]["agreed"] == c["checks"]["settled_games"]
     assert c["deepest"] and c["checks"]["failed"] == []  # ·56 settles past the quick floor
 

@@ -270,6 +270,14 @@ TABLE_COLUMNS = ["status", "start", "period", "window", "heaps", "mask", "positi
 it has by the rules (``game``, None for itself) and its class representative (None for itself)."""
 
 
+def moved_from(row: dict) -> str | None:
+    """The game whose values a campaign row's are, moved (``·1776 moved by 1``), or None."""
+    if not row["shift"]:
+        return None
+    by = abs(row["shift"]["by"])
+    return f"{row['shift']['of']} moved by {by}"
+
+
 def table(long_rows: list[dict], settle_rows: list[dict], camp: campaign.Campaign) -> dict:
     """Every code's final state, as rows of :data:`TABLE_COLUMNS`."""
     out = {}
@@ -284,7 +292,7 @@ def table(long_rows: list[dict], settle_rows: list[dict], camp: campaign.Campaig
     for r in camp.rows:
         out[r["code"]] = ["campaign" if r["settled"] else "open", r["start"], r["period"], r["window"],
                           r["heaps"], r["mask"], r["position"], r["rare_heaps"], r["last_rare"], r["max"],
-                          None if r["game"] == r["code"] else r["game"],
+                          moved_from(r) or (None if r["game"] == r["code"] else r["game"]),
                           None if r["rep"] == r["game"] else r["rep"]]  # fmt: skip
     return {c: out[c] for c in sorted(out, key=lambda c: (digits_of(c), c))}
 
@@ -1026,7 +1034,7 @@ def table_page(r: dict) -> str:
             "*here*: by the campaign; *open*: "
             "the depth reached, with the mask in use there (`+position`: the class depends on the "
             "heap's parity too), its rare heaps and the last of them. *game*: the code whose "
-            "values it has by the rules of the two codes; *class*: its representative. The "
+            "values it has by the rules of the two codes, or has moved by one or two heaps; *class*: its representative. The "
             "command computes the row again (to the window, or to the depth reached)."
         ),
         "",
