@@ -428,4 +428,7 @@ def test_a_settlement_moved_from_another_code_says_so():
              "same_game_as": "·177", "shift": -1, "proof": ["heap n of ·45 is worth heap n - 1 of ·177"]}
     text = pages.settlement_text(moved)
     assert "values are ·177's moved by 1 heap, by the codes' rules" in text and "same game" not in text
+    assert "certified by ·177's certificate, moved (window 1,038)" in text and "grundy settle" not in text
+    still = pages.settlement_text(dict(moved, settled=False, mask=None, max=9))
+    assert still.startswith("Not settled by ·177's values, computed by grundy settle, within 1,039 heaps")
     assert "same game as ·177" in pages.settlement_text({k: v for k, v in moved.items() if k != "shift"})

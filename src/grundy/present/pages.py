@@ -236,14 +236,16 @@ def settlement_text(st: dict) -> str:
         same = (f" It is the same game as {st['same_game_as']} by the codes' rules ({'; '.join(st['proof'])}), "
                 f"so it has {st['same_game_as']}'s values.")
     if st["settled"]:
-        return (f"Period {st['period']:,} from heap {st['start']:,}, certified by grundy settle at "
-                f"{st['heaps']:,} heaps (window {st['window']:,}).{same}")
+        how = (f"certified by {st['same_game_as']}'s certificate, moved" if st.get("shift") else
+               f"certified by grundy settle at {st['heaps']:,} heaps")
+        return f"Period {st['period']:,} from heap {st['start']:,}, {how} (window {st['window']:,}).{same}"
     rare = ""
     if st.get("mask") is not None:
         last = "none" if st["last_rare"] is None else f"the last at heap {st['last_rare']:,}"
         rare = (f"; mask {mask_text(st['mask'], st['position'])}: {st['rare_heaps']:,} rare heaps, "
                 f"{last}")
-    return f"Not settled by grundy settle within {st['heaps']:,} heaps{rare}; largest value {st['max']:,}.{same}"
+    by = f"{st['same_game_as']}'s values, computed by grundy settle," if st.get("shift") else "grundy settle"
+    return f"Not settled by {by} within {st['heaps']:,} heaps{rare}; largest value {st['max']:,}.{same}"
 
 
 def _facts_of(r: dict, sparse: dict | None, lit: Literature, settlement: dict | None = None) -> list:
