@@ -352,3 +352,17 @@ def test_a_check_of_a_shifted_certificate_compares_the_values_moved(tmp_path):
     assert campaign.check(ahead, None, digest)["agrees"]
     assert not campaign.check(dict(ahead, shift=-1), None, digest)["agrees"]
     assert not campaign.check(dict(ahead, shift=2), None, digest)["agrees"]
+
+
+def test_a_game_past_the_floor_leads_the_game_it_is_ahead_of(cat, tmp_path):
+    """``·6`` is ``·37`` moved by one heap; run alone, ``·6`` goes past the floor, so it leads
+    ``·37`` (one heap behind it, still past the floor) rather than ``·37`` starting from nothing."""
+    plan = campaign.Plan(first=1 << 10, floor=1 << 12, depth=1 << 13, seed=60, quiet_ratio=1)
+    campaign.run(["·6"], cat, tmp_path / "store", plan=plan)
+    steps = [r for r in cat.records(campaign.KIND) if "same_game_as" not in r]
+    assert {r["code"] for r in steps} == {"·6"} and max(r["heaps"] for r in steps) > plan.floor
+    res = campaign.run(["·6", "·37"], cat, tmp_path / "store", plan=plan)
+    rows = {r["code"]: r for r in res.rows}
+    assert res.computed == 0 and rows["·37"]["shift"] == {"of": "·6", "by": 1}
+    assert rows["·37"]["heaps"] == rows["·6"]["heaps"] - 1 >= plan.floor
+    assert compute("·37", rows["·37"]["heaps"]).tolist() == compute("·6", rows["·6"]["heaps"])[1:].tolist()
