@@ -10,7 +10,7 @@ from grundy.codes import Code, family, parse
 from grundy.engine import _jit, compute, dense, native, numpy_dense, sparse, warm_up
 from grundy.engine.native import Native
 from grundy.errors import ValueRangeError
-from naive import ref
+from naive import ref, wrong_heaps
 
 
 @pytest.mark.parametrize("code", [str(c) for c in family(2)] + ["4·07", "4·3", "·6", "·354", "·16"])
@@ -127,7 +127,7 @@ def test_cache_key_holds_every_kernel_source():
     g = np.zeros(50, np.uint8)
     take_all, leave_one, split, _ = dense._as_kernel_arrays(parse("·354"))
     seen = np.zeros(dense.table_size(255), np.int64)
-    scratch = (np.zeros(split.size, np.int64), np.zeros(3, np.uint64))
+    scratch = (np.zeros(split.size, np.int64), np.zeros(3, np.uint64), dense.new_work())
     fill(g, g.copy(), 1, 50, take_all, leave_one, split, seen, 255, np.array([0, 255], np.uint8), 128, 4096, *scratch)
     sig = fill.signatures[0]
     key = fill._cache._index_key(sig, fill.targetctx.codegen())
@@ -157,3 +157,51 @@ def test_auto_order_keeps_the_one_that_scanned_fewest_pairs():
     assert run.pairs[run._way()] == min(run.pairs.values())
     with pytest.raises(ValueError):
         sparse.SparseRun(parse("·16"), 10, order="sideways")
+
+
+SCANS = [(3, -1), (2, 0), (dense.PROBE_EVERY, dense.MARK_COST), (1, 0)]
+"""(PROBE_EVERY, MARK_COST) of :mod:`grundy.engine.dense`: a mark worth less than nothing makes the
+marked prefix win every probe (two heaps in three scanned that way), a free mark wins where it
+compares fewer pairs, the defaults, and a probe on every heap (``n % 1 == 0``: never the prefix)."""
+
+
+@pytest.mark.parametrize("every, mark_cost", SCANS)
+@settings(max_examples=examples(30), deadline=None)
+@given(code=octal, heaps=st.integers(2, 400))
+def test_either_way_of_scanning_gives_the_reference_values(every, mark_cost, code, heaps):
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(dense, "PROBE_EVERY", every)
+        mp.setattr(dense, "MARK_COST", mark_cost)
+        assert np.array_equal(dense.run(code, heaps, np.zeros(0, np.uint8)), ref(code, heaps))
+
+
+@pytest.mark.parametrize("code", ["·1337", "·7246", "·0036"])
+def test_a_crowded_game_gets_the_same_values_by_the_marked_prefix(monkeypatch, code):
+    """Crowded games (rare heaps a third of all), where the prefix pays: the values with it on
+    two heaps in three are the values without it, and each heap's is the mex of its options."""
+    monkeypatch.setattr(dense, "PROBE_EVERY", 1)
+    plain = dense.run(parse(code), 12_000, np.zeros(0, np.uint8))
+    monkeypatch.setattr(dense, "PROBE_EVERY", 3)
+    monkeypatch.setattr(dense, "MARK_COST", -1)
+    assert np.array_equal(dense.run(parse(code), 12_000, np.zeros(0, np.uint8)), plain)
+    assert wrong_heaps(code, plain) == []
+
+
+def test_the_probe_keeps_the_marked_prefix_where_it_costs_less():
+    """On a crowded game the probe's two heaps see the prefix compare fewer pairs: with marks
+    free it is chosen, with marks dearer than a whole scan it is not."""
+    c = parse("·1337")
+    take_all, leave_one, split, _ = dense._as_kernel_arrays(c)
+    costs = []
+    for mark_cost in (0, 10**9):
+        g, r = np.zeros(6000, np.uint16), np.zeros(6000, np.uint16)
+        seen = np.zeros(dense.table_size(65535), np.int64)
+        work = dense.new_work()
+        work[3] = mark_cost
+        dense._fill(g, r, 1, 6000, take_all, leave_one, split, seen, 65535,
+                    np.array([0, 65535], np.uint16), 128, 4096, np.zeros(split.size, np.int64),
+                    np.zeros(3, np.uint64), work)  # fmt: skip
+        costs.append((work[0], work[1]))
+        assert np.array_equal(g, compute("·1337", 6000, engine="dense"))
+    (a0, b0), (a1, b1) = costs
+    assert b0 < a0 and b1 > a1

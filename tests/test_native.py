@@ -201,7 +201,7 @@ def test_dense_fill_native_equals_jit(code, heaps, dtype):
         r = np.zeros(heaps, dtype)
         seen = np.zeros(dense.table_size(255), np.int64)
         cbox = np.array([0, np.iinfo(dtype).max], dtype)
-        scratch = (np.zeros(split.size, np.int64), np.zeros(3, np.uint64))
+        scratch = (np.zeros(split.size, np.int64), np.zeros(3, np.uint64), dense.new_work())
         stop = kern(g, r, 1, heaps, take_all, leave_one, split, seen, 255, cbox, 128, 4096, *scratch)
         out.append((stop, g.copy(), r.copy()))
     assert out[0][0] == out[1][0]

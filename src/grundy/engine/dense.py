@@ -8,6 +8,17 @@ no branch).  The scan leaves the block loop only when a block holds ``c``;
 that block's values are then all marked, the next candidate is taken, and the
 scan starts again.  A candidate that no block holds is ``G(n)``.
 
+Each candidate's scan starts again from the first pair, so a heap with many
+candidates compares each pair many times (at ``2^19`` heaps of the crowded
+games of 4 digits, about ten times).  From the first heap up to three split
+digits there is a second way, the **marked prefix**: where a candidate is
+found, every pair up to its block is marked, and the next candidate's scan
+starts there; each pair is then compared once and marked at most once, and a
+mark costs several compares (:data:`MARK_COST`).  Every :data:`PROBE_EVERY`
+heaps one heap is computed each way, their work counted, and the cheaper way
+computes the heaps up to the next probe.  Both ways find the same mex, so the
+values never depend on the choice, only the time does.
+
 All split digits are scanned together: the pairs ``(a, m - a)`` of
 ``m = n - k`` for every ``k`` share the load of ``G(a)``, so two split digits
 cost one pass over ``a``, not two.  The partner ``G(m - a)`` is read forwards
@@ -36,6 +47,16 @@ BLOCK = 128
 """Pairs in the first vectorised block of a scan; a found candidate costs one block of marking."""
 BLOCK_MAX = 4096
 """The largest block: later blocks double up to it, so a long scan runs at full vector speed."""
+
+PROBE_EVERY = 64
+"""Every this many heaps, one heap is computed by each way of scanning and the cheaper way
+is kept until the next probe (module docstring)."""
+MARK_COST = 8
+"""What marking a pair costs, in compared pairs (a scattered store against a vectorised
+compare): the weight of the marked prefix's marks in the probe."""
+WORK = 6
+"""The entries of the kernel's ``work`` scratch: the last probe's two costs, ``PROBE_EVERY``,
+``MARK_COST``, and the pairs compared and marked since the probe began."""
 
 DTYPES = (np.uint8, np.uint16, np.uint32)
 MAX_VALUE = (1 << 20) - 1
@@ -111,7 +132,7 @@ def _mark_block(g, r, offs, nk, a0, a1, seen, stamp):
 
 
 @kernel
-def _splits_have(g, r, ms, L, c, top, seen, stamp, offs, block, block_max):
+def _splits_have(g, r, ms, L, c, top, seen, stamp, offs, block, block_max, work):
     """Whether a split of some ``m`` in ``ms`` is worth ``c``; marks the block where it is.
 
     Split digits are taken three at a time; within a group the common range
@@ -134,6 +155,7 @@ def _splits_have(g, r, ms, L, c, top, seen, stamp, offs, block, block_max):
         size = np.uint64(block)
         while a0 <= hmin:
             a1 = min(a0 + size, hmin + one)
+            work[4] += np.int64(a1 - a0) * nk
             if _block_has(g, r, offs, nk, a0, a1, c, top):
                 _mark_block(g, r, offs, nk, a0, a1, seen, stamp)
                 return True
@@ -149,23 +171,67 @@ def _splits_have(g, r, ms, L, c, top, seen, stamp, offs, block, block_max):
     return False
 
 
-@kernel(native="i8(V, V, i8, i8, i8[::1], i8[::1], i8[::1], i8[::1], i8, V, i8, i8, i8[::1], u8[::1])")
-def _fill(g, r, n0, n1, take_all, leave_one, split, seen, cap, cbox, block, block_max, ms, offs):
+@kernel
+def _splits_from(g, r, ms, L, c, top, seen, stamp, offs, block, block_max, work, prefix):
+    """:func:`_splits_have` for up to three split digits, with every pair ``a < prefix`` already
+    marked: the scan starts at ``prefix``, and where ``c`` is found every pair up to the end of
+    its block is marked.  Returns the new prefix, ``prefix`` itself when only a pair past the
+    common range holds ``c``, or 0 when no split is worth ``c``."""
+    one = np.uint64(1)
+    nk = ms.shape[0]
+    hmin = ms[0] & 0xFFFFFFFF
+    for j in range(nk):
+        e = ms[j]
+        offs[j] = np.uint64(L - 1 - (e & 0xFFFFFFFF))
+        hmin = min(hmin, ((e & 0xFFFFFFFF) - (e >> 32)) >> 1)
+    hmin = np.uint64(hmin)
+    start = np.uint64(prefix)
+    a0 = start
+    size = np.uint64(block)
+    while a0 <= hmin:
+        a1 = min(a0 + size, hmin + one)
+        work[4] += np.int64(a1 - a0) * nk
+        if _block_has(g, r, offs, nk, a0, a1, c, top):
+            _mark_block(g, r, offs, nk, start, a1, seen, stamp)
+            work[5] += np.int64(a1 - start) * nk
+            return np.int64(a1)
+        a0 = a1
+        size = min(size + size, np.uint64(block_max))
+    for j in range(nk):
+        e = ms[j]
+        h = np.uint64(((e & 0xFFFFFFFF) - (e >> 32)) >> 1)
+        o = offs[j]
+        for a in range(hmin + one, h + one):
+            if (g[a] ^ r[o + a]) == c:
+                return np.int64(prefix)
+    return np.int64(0)
+
+
+@kernel(native="i8(V, V, i8, i8, i8[::1], i8[::1], i8[::1], i8[::1], i8, V, i8, i8, i8[::1], u8[::1], i8[::1])")
+def _fill(g, r, n0, n1, take_all, leave_one, split, seen, cap, cbox, block, block_max, ms, offs, work):
     """Compute ``g[n]`` for ``n0 <= n < n1`` (two-heap moves at most).
 
     ``r`` is the reversed copy (``r[len(r)-1-i] = g[i]``, ``len(r) >= n1``),
     ``seen`` a stamp array of ``table_size(cap)`` entries and ``cbox`` a
     scratch pair of ``g``'s type whose second entry is that type's largest
     value; ``ms`` (as long as ``split``) and ``offs`` (3) are scratch.
+    ``work`` (:data:`WORK` entries, ``work[2]`` = :data:`PROBE_EVERY` and ``work[3]`` =
+    :data:`MARK_COST`) carries the choice of scan from call to call.
     Returns the first heap not computed: ``n1``, or the heap whose value
     exceeds ``cap``.
     """
     L = r.shape[0]
     top = cbox[1]
+    every = work[2]
     for n in range(n0, n1):
         stamp = n + 1
         _mark_small_moves(g, n, take_all, leave_one, seen, stamp)
         nm = _split_sizes(n, split, ms)
+        phase = n % every
+        work[4] = 0
+        work[5] = 0
+        prefixed = nm <= 3 and (phase == 1 or (phase > 1 and work[1] < work[0]))
+        prefix = 1
         c = 0
         while True:
             while seen[c] == stamp:
@@ -173,11 +239,18 @@ def _fill(g, r, n0, n1, take_all, leave_one, split, seen, cap, cbox, block, bloc
             if c > cap:
                 return n
             cbox[0] = c
-            if nm == 0 or not _splits_have(
-                g, r, ms[:nm], L, cbox[0], top, seen, stamp, offs, block, block_max
-            ):
+            if nm == 0:
+                break
+            if prefixed:
+                prefix = _splits_from(g, r, ms[:nm], L, cbox[0], top, seen, stamp, offs, block, block_max,
+                                      work, prefix)
+                if prefix == 0:
+                    break
+            elif not _splits_have(g, r, ms[:nm], L, cbox[0], top, seen, stamp, offs, block, block_max, work):
                 break
             seen[c] = stamp
+        if phase < 2:
+            work[phase] = work[4] + work[3] * work[5]
         g[n] = c
         r[L - 1 - n] = c
     return n1
@@ -212,6 +285,15 @@ def _fill_hex(g, n0, n1, take_all, leave_one, split, split3, seen, cap):
     return n1
 
 
+def new_work() -> np.ndarray:
+    """The ``work`` scratch of :func:`_fill` (:data:`WORK`): no probe yet, so the first heaps
+    up to the first probe scan from the first pair.  :data:`PROBE_EVERY` and :data:`MARK_COST`
+    are read at each call (a test sets them to reach either way of scanning on every heap)."""
+    work = np.zeros(WORK, dtype=np.int64)
+    work[2], work[3] = PROBE_EVERY, MARK_COST
+    return work
+
+
 def _as_kernel_arrays(code):
     ks = (code.take_all, code.leave_one, code.split_three)
     take_all, leave_one, split3 = (np.asarray(k, dtype=np.int64) for k in ks)
@@ -241,6 +323,7 @@ def run(code, heaps, prefix, on_chunk=None, chunk_seconds=CHUNK_SECONDS):
     seen = np.zeros(table_size(_cap(dtype)), dtype=np.int64)
     ms = np.zeros(split.size, dtype=np.int64)
     offs = np.zeros(3, dtype=np.uint64)
+    work = new_work()
     n = max(prefix.size, 1)
     chunk = FIRST_CHUNK
     while n < heaps:
@@ -252,7 +335,7 @@ def run(code, heaps, prefix, on_chunk=None, chunk_seconds=CHUNK_SECONDS):
         else:
             cbox = np.array([0, np.iinfo(dtype).max], dtype=dtype)
             stop = _fill(
-                g, r, n, n1, take_all, leave_one, split, seen, cap, cbox, BLOCK, BLOCK_MAX, ms, offs
+                g, r, n, n1, take_all, leave_one, split, seen, cap, cbox, BLOCK, BLOCK_MAX, ms, offs, work
             )
         elapsed = time.perf_counter() - t0
         if stop < n1:
