@@ -145,12 +145,7 @@ def _splits_have(g, r, ms, L, c, top, seen, stamp, offs, block, block_max, work)
     one = np.uint64(1)
     for j0 in range(0, ms.shape[0], 3):
         nk = min(3, ms.shape[0] - j0)
-        hmin = ms[j0] & 0xFFFFFFFF
-        for j in range(nk):
-            e = ms[j0 + j]
-            offs[j] = np.uint64(L - 1 - (e & 0xFFFFFFFF))
-            hmin = min(hmin, ((e & 0xFFFFFFFF) - (e >> 32)) >> 1)
-        hmin = np.uint64(hmin)
+        hmin = _group(ms, j0, nk, L, offs)
         a0 = one
         size = np.uint64(block)
         while a0 <= hmin:
@@ -161,13 +156,35 @@ def _splits_have(g, r, ms, L, c, top, seen, stamp, offs, block, block_max, work)
                 return True
             a0 = a1
             size = min(size + size, np.uint64(block_max))
-        for j in range(nk):
-            e = ms[j0 + j]
-            h = np.uint64(((e & 0xFFFFFFFF) - (e >> 32)) >> 1)
-            o = offs[j]
-            for a in range(hmin + one, h + one):
-                if (g[a] ^ r[o + a]) == c:
-                    return True
+        if _tail_has(g, r, ms, j0, nk, offs, hmin, c):
+            return True
+    return False
+
+
+@kernel
+def _group(ms, j0, nk, L, offs):
+    """Set ``offs`` for the split digits ``ms[j0 : j0 + nk]`` and return the end of the range
+    of ``a`` they share (``uint64``)."""
+    hmin = ms[j0] & 0xFFFFFFFF
+    for j in range(nk):
+        e = ms[j0 + j]
+        offs[j] = np.uint64(L - 1 - (e & 0xFFFFFFFF))
+        hmin = min(hmin, ((e & 0xFFFFFFFF) - (e >> 32)) >> 1)
+    return np.uint64(hmin)
+
+
+@kernel
+def _tail_has(g, r, ms, j0, nk, offs, hmin, c):
+    """Whether a split worth ``c`` lies past the shared range, among the few extra pairs of the
+    larger ``m`` of the group (tested one by one)."""
+    one = np.uint64(1)
+    for j in range(nk):
+        e = ms[j0 + j]
+        h = np.uint64(((e & 0xFFFFFFFF) - (e >> 32)) >> 1)
+        o = offs[j]
+        for a in range(hmin + one, h + one):
+            if (g[a] ^ r[o + a]) == c:
+                return True
     return False
 
 
@@ -179,12 +196,7 @@ def _splits_from(g, r, ms, L, c, top, seen, stamp, offs, block, block_max, work,
     common range holds ``c``, or 0 when no split is worth ``c``."""
     one = np.uint64(1)
     nk = ms.shape[0]
-    hmin = ms[0] & 0xFFFFFFFF
-    for j in range(nk):
-        e = ms[j]
-        offs[j] = np.uint64(L - 1 - (e & 0xFFFFFFFF))
-        hmin = min(hmin, ((e & 0xFFFFFFFF) - (e >> 32)) >> 1)
-    hmin = np.uint64(hmin)
+    hmin = _group(ms, 0, nk, L, offs)
     start = np.uint64(prefix)
     a0 = start
     size = np.uint64(block)
@@ -197,14 +209,7 @@ def _splits_from(g, r, ms, L, c, top, seen, stamp, offs, block, block_max, work,
             return np.int64(a1)
         a0 = a1
         size = min(size + size, np.uint64(block_max))
-    for j in range(nk):
-        e = ms[j]
-        h = np.uint64(((e & 0xFFFFFFFF) - (e >> 32)) >> 1)
-        o = offs[j]
-        for a in range(hmin + one, h + one):
-            if (g[a] ^ r[o + a]) == c:
-                return np.int64(prefix)
-    return np.int64(0)
+    return np.int64(prefix) if _tail_has(g, r, ms, 0, nk, offs, hmin, c) else np.int64(0)
 
 
 @kernel(native="i8(V, V, i8, i8, i8[::1], i8[::1], i8[::1], i8[::1], i8, V, i8, i8, i8[::1], u8[::1], i8[::1])")
