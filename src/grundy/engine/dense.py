@@ -146,19 +146,30 @@ def _splits_have(g, r, ms, L, c, top, seen, stamp, offs, block, block_max, work)
     for j0 in range(0, ms.shape[0], 3):
         nk = min(3, ms.shape[0] - j0)
         hmin = _group(ms, j0, nk, L, offs)
-        a0 = one
-        size = np.uint64(block)
-        while a0 <= hmin:
-            a1 = min(a0 + size, hmin + one)
-            work[4] += np.int64(a1 - a0) * nk
-            if _block_has(g, r, offs, nk, a0, a1, c, top):
-                _mark_block(g, r, offs, nk, a0, a1, seen, stamp)
-                return True
-            a0 = a1
-            size = min(size + size, np.uint64(block_max))
+        a0, a1 = _find(g, r, offs, nk, one, hmin, c, top, block, block_max, work)
+        if a1:
+            _mark_block(g, r, offs, nk, a0, a1, seen, stamp)
+            return True
         if _tail_has(g, r, ms, j0, nk, offs, hmin, c):
             return True
     return False
+
+
+@kernel
+def _find(g, r, offs, nk, a0, hmin, c, top, block, block_max, work):
+    """The first block ``[a0, a1)`` from ``a0`` (blocks of ``block`` pairs doubling up to
+    ``block_max``) whose splits hold ``c``, or ``(0, 0)``; counts the pairs compared in
+    ``work[4]``."""
+    one = np.uint64(1)
+    size = np.uint64(block)
+    while a0 <= hmin:
+        a1 = min(a0 + size, hmin + one)
+        work[4] += np.int64(a1 - a0) * nk
+        if _block_has(g, r, offs, nk, a0, a1, c, top):
+            return a0, a1
+        a0 = a1
+        size = min(size + size, np.uint64(block_max))
+    return np.uint64(0), np.uint64(0)
 
 
 @kernel
@@ -194,21 +205,14 @@ def _splits_from(g, r, ms, L, c, top, seen, stamp, offs, block, block_max, work,
     marked: the scan starts at ``prefix``, and where ``c`` is found every pair up to the end of
     its block is marked.  Returns the new prefix, ``prefix`` itself when only a pair past the
     common range holds ``c``, or 0 when no split is worth ``c``."""
-    one = np.uint64(1)
     nk = ms.shape[0]
     hmin = _group(ms, 0, nk, L, offs)
     start = np.uint64(prefix)
-    a0 = start
-    size = np.uint64(block)
-    while a0 <= hmin:
-        a1 = min(a0 + size, hmin + one)
-        work[4] += np.int64(a1 - a0) * nk
-        if _block_has(g, r, offs, nk, a0, a1, c, top):
-            _mark_block(g, r, offs, nk, start, a1, seen, stamp)
-            work[5] += np.int64(a1 - start) * nk
-            return np.int64(a1)
-        a0 = a1
-        size = min(size + size, np.uint64(block_max))
+    a1 = _find(g, r, offs, nk, start, hmin, c, top, block, block_max, work)[1]
+    if a1:
+        _mark_block(g, r, offs, nk, start, a1, seen, stamp)
+        work[5] += np.int64(a1 - start) * nk
+        return np.int64(a1)
     return np.int64(prefix) if _tail_has(g, r, ms, 0, nk, offs, hmin, c) else np.int64(0)
 
 
