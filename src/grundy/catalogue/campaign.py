@@ -1053,8 +1053,9 @@ class _Driver:
         return {
             "code": code,
             "game": g.code,
-            "proof": [c[2] for c in same.cleared] + (last["proof"] if "shift" in last else []),
-            "shift": {"of": last["same_game_as"], "by": last["shift"]} if "shift" in last else None,
+            "proof": [c[2] for c in same.cleared],
+            "shift": ({"of": last["same_game_as"], "by": last["shift"], "proof": last["proof"]}
+                      if "shift" in last else None),
             "rep": state["rep"],
             "settled": settled,
             "start": last.get("start") if settled else None,
