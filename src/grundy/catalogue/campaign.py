@@ -599,6 +599,7 @@ class Campaign:
 
     ``rows`` hold each code's deepest state (``games`` the same for each game computed, which
     may be a code not asked for: the canonical code of one that was): its game and the proof,
+    the game whose values its values are, moved, with that proof (``shift``; None for most),
     its class representative, its settlement (start, period, window, or the depth reached) with
     the sparse statistics there, its CPU seconds (a follower's are its game's), why it stopped
     (``frontier``) or the depth its next step goes to (``next``), how its certificate was checked,
