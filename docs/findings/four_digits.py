@@ -1061,8 +1061,9 @@ def frontier_figure(camp: campaign.Campaign, where: Path) -> None:
     heaps count as having stopped arriving."""
     games = [r for r in camp.games if not r["settled"] and r["last_rare"]]
     fig, ax = subplots(figsize=(6, 4.5))
-    for label, pts in (("representatives", [r for r in games if r["rep"] == r["code"]]),
-                       ("members", [r for r in games if r["rep"] != r["code"]])):  # fmt: skip
+    for label, pts in (("representatives", [r for r in games if r["rep"] == r["code"] and not r["shift"]]),
+                       ("members", [r for r in games if r["rep"] != r["code"]]),
+                       ("a leader's values moved", [r for r in games if r["shift"]])):  # fmt: skip
         ax.scatter([r["heaps"] for r in pts], [r["last_rare"] for r in pts], s=8, alpha=0.6, label=label)
     top = max([camp.plan.floor, *(r["heaps"] for r in games)])
     xs = np.array([camp.plan.first, top])
