@@ -749,7 +749,7 @@ class _Driver:
             return None
         code, shift = self.leads[g.code]
         lead = self.games[code]
-        if shift < 0 and lead.settled and lead.last["start"] < 2:
+        if lead.settled and not start_moves(lead.last, shift):
             return None
         return lead, shift
 
@@ -816,8 +816,7 @@ class _Driver:
             return None
         lead = self.leader(g)
         if lead is not None:
-            code, by = lead[0].code, lead[1]
-            return f"follows {code}: heap n is worth {code}'s heap n {'+' if by > 0 else '-'} {abs(by)}"
+            return f"follows {lead[0].code}: heap n is worth {lead[0].code}'s heap {_heap_n(lead[1])}"
         if not self.is_rep(g):
             return "member: its representative goes deeper"
         if g.heaps >= self.plan.depth:
@@ -911,8 +910,8 @@ class _Driver:
                 row = {k: v.last[k] for k in ("code", "start", "period", "window", "mask", "position")}
                 digest = v.last["window_sha256"]
                 if v is not g:
-                    lead = self.games[v.last["same_game_as"]]
-                    row.update(shift=v.last["shift"], lead_window=lead.last["window"])
+                    lead, shift = self.leader(g)
+                    row.update(shift=shift, lead_window=lead.last["window"])
                     digest = lead.last["window_sha256"]
                     if row["position"] and row["shift"] % 2:
                         row.update(mask=None, position=None)
@@ -1097,6 +1096,18 @@ def follower_record(record: dict, same: SameGame) -> dict:
     return out
 
 
+def _heap_n(shift: int) -> str:
+    """``heap n + shift`` as a page writes it: ``n + 1``, ``n - 2``."""
+    return f"n {'+' if shift > 0 else '-'} {abs(shift)}"
+
+
+def start_moves(record: dict, shift: int) -> bool:
+    """Whether a settled record's start gives the start of a code whose heap ``n`` is worth its
+    heap ``n + shift``: always for ``shift > 0``; for ``shift < 0`` only from a start of 2 or
+    more (a period from heap 1 may begin at heap 0, and the moved code's then at heap 1)."""
+    return shift > 0 or record["start"] >= 2
+
+
 def shifted_record(record: dict, code: str, shift: int) -> dict:
     """A step's record restated for ``code``, whose heap ``n`` is worth heap ``n + shift`` of the
     record's game (:func:`shifted`): ``shift`` fewer heaps, the last rare heap ``shift`` lower,
@@ -1107,7 +1118,7 @@ def shifted_record(record: dict, code: str, shift: int) -> dict:
 
     c = parse(code)
     times = "once" if abs(shift) == 1 else f"{abs(shift)} times"
-    proof = (f"heap n of {code} is worth heap n {'+' if shift > 0 else '-'} {abs(shift)} of {record['code']}: "
+    proof = (f"heap n of {code} is worth heap {_heap_n(shift)} of {record['code']}: "
              f"counting the heaps one lower ({times}) turns the moves of one code into the other's")
     out = dict(record, code=code, t=c.t, heaps=record["heaps"] - shift, cpu_seconds=0.0, seconds=0.0,
                digests={}, checksum=None, window_sha256=None, same_game_as=record["code"], shift=shift,
@@ -1118,7 +1129,7 @@ def shifted_record(record: dict, code: str, shift: int) -> dict:
         if stats and stats.get("last_rare") is not None:
             stats["last_rare"] = max(0, stats["last_rare"] - shift)
     if record["settled"]:
-        if shift < 0 and record["start"] < 2:
+        if not start_moves(record, shift):
             raise CertificateError(f"{code}'s start does not follow from {record['code']}'s (period from heap 1)")
         out["start"] = max(1, record["start"] - shift)
         out["window"] = int(window(out["start"], record["period"], c))
