@@ -41,7 +41,7 @@ from pathlib import Path
 
 import numpy as np
 
-from grundy.catalogue import campaign
+from grundy.catalogue import campaign, ledger
 from grundy.catalogue.campaign import CROWDED, DENSE_LIMIT, MAX_HEAPS, OTHER_WORK, PROBE, check
 from grundy.catalogue.database import Catalogue
 from grundy.catalogue.executors import ProcessPool, default_executor
@@ -427,6 +427,54 @@ def same_games(rows: list[dict], outcome: dict, lookup: dict) -> dict:
     }
 
 
+# ---------------------------------------------------------------- the ledger
+
+SIDE_FILES = ("checks.json", "campaign_sittings.json", "timings.json")
+"""The files kept in the cache beside the catalogue that the ledger carries too."""
+
+
+def ledger_path(out_dir: Path, digits: int) -> Path:
+    """The page's ledger: every record of its catalogue and its side files, small enough to
+    keep with the page, so that a run on another machine takes up where the last one stopped."""
+    return out_dir / "four_digits" / f"ledger-{digits}.jsonl.gz"
+
+
+def _merged(old, new):
+    """A side file's content from a ledger (``old``) and the cache (``new``, which wins): dicts
+    by key, lists of sittings by id."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        return old | new
+    if isinstance(old, list) and isinstance(new, list):
+        ids = {x.get("id") for x in new}
+        return [x for x in old if x.get("id") not in ids] + new
+    return new
+
+
+def restored(cache: Path, digits: int, path: Path) -> dict:
+    """Store in the cache every record of the ledger ``path`` that it lacks, and merge its side
+    files; how many records it held and how many were missing here."""
+    if not path.exists():
+        return {"records": 0, "restored": 0}
+    with Catalogue(cache / f"survey-{digits}-{LONG}.sqlite") as cat:
+        added, book = ledger.restore(cat, path)
+    for name in SIDE_FILES:
+        if name in book.extra:
+            f = cache / name
+            here = json.loads(f.read_text()) if f.exists() else None
+            f.write_text(json.dumps(_merged(book.extra[name], here) if here is not None else book.extra[name],
+                                    ensure_ascii=False))  # fmt: skip
+    if added:
+        log(f"restored {added:,} of the {len(book.rows):,} records of {path}")
+    return {"records": len(book.rows), "restored": added}
+
+
+def saved(cache: Path, digits: int, path: Path) -> int:
+    """Write the ledger ``path`` from the cache's catalogue and side files; its records."""
+    extra = {name: json.loads((cache / name).read_text()) for name in SIDE_FILES if (cache / name).exists()}
+    with Catalogue(cache / f"survey-{digits}-{LONG}.sqlite") as cat:
+        return ledger.save(cat, path, extra=extra)
+
+
 # ---------------------------------------------------------------- the run
 
 
@@ -437,6 +485,8 @@ def run(out_dir: Path, digits: int, budget: float, cache: Path, workers: int,
     stage runs on ``workers`` processes, or on the Dask cluster at ``scheduler``."""
     cache = cache / f"four_digits-{digits}"
     cache.mkdir(parents=True, exist_ok=True)
+    book = ledger_path(out_dir, digits)
+    restore = restored(cache, digits, book)
     wall, computed = {}, {}
     executor, slots, client = executor_for(workers, scheduler)
     with executor:
@@ -498,6 +548,8 @@ def run(out_dir: Path, digits: int, budget: float, cache: Path, workers: int,
     else:
         sitting.drop()
     result["campaign"]["sittings"] = sitting.kept()
+    result["ledger"] = restore | {"path": str(book.relative_to(out_dir)), "saved": saved(cache, digits, book),
+                                  "bytes": book.stat().st_size}  # fmt: skip
     outcome = outcomes(long_rows, settle_rows, camp.rows)
     result["same_games"] = same_games(long_rows, outcome, lookup)
     result["literature"] = literature(outcome, result["same_games"], lookup, games, digits)
@@ -1425,6 +1477,17 @@ def page(result: dict) -> str:
                "parts, not that of a run from nothing.")
         ),
     ]  # fmt: skip
+    book = r["ledger"]
+    L += [
+        "",
+        (
+            f"Every record of the run ({book['saved']:,}: each settlement, campaign step, check and "
+            f"parting) and the cache's side files travel with this page in `{book['path']}` "
+            f"({book['bytes'] / 1024:,.0f} KiB). A run on a machine without the cache restores "
+            "them and computes again only the surveys and the values that a further step needs"
+            + (f"; this run restored {book['restored']:,} of them." if book["restored"] else ".")
+        ),
+    ]
     return "\n".join(L) + "\n"
 
 

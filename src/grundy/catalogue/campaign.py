@@ -51,6 +51,7 @@ import numpy as np
 
 from ..codes import Code, parse
 from ..engine.checkpoint import code_path, load_existing
+from ..engine.store import stored_heaps
 from ..errors import CertificateError, SequenceFileError, UsageError
 from ..sequence import digest as sequence_digest
 from ..sequence import digest_blocks
@@ -856,6 +857,11 @@ class _Driver:
             return g.last
         return None if g.seed_stats is None else dict(g.seed_stats, heaps=self.plan.seed)
 
+    def kept(self, g: _Game) -> int:
+        """The heap ``g``'s next step starts from: its depth where its values are kept, fewer
+        where they are not (its records restored from a ledger on another machine)."""
+        return min(g.heaps, stored_heaps(code_path(self.store, g.code)))
+
     def crowded(self, g: _Game) -> bool:
         """Whether ``g`` is crowded (:data:`CROWDED`), by the statistics its next step starts from."""
         st = self.stats(g)
@@ -902,7 +908,7 @@ class _Driver:
             if goal is not None:
                 weight = 1.0 if self.is_rep(g) else MEMBER_WEIGHT
                 key = ((1, -g.heaps) if g.heaps > self.plan.floor
-                       else (2, weight * self.cost(g.heaps, goal, self.stats(g), coef)))
+                       else (2, weight * self.cost(self.kept(g), goal, self.stats(g), coef)))
                 out.append((key, "step", g.code, step,
                             (g.code, goal, str(self.store), g.heaps, self.plan.marks())))  # fmt: skip
             v = self.view(g)

@@ -692,6 +692,23 @@ class Catalogue:
                 (kind, code, options_key(params), analysis, json.dumps(record, ensure_ascii=False)),
             )
 
+    @_guarded
+    def record_rows(self, kinds: Iterable[str] | None = None) -> list[tuple[str, str, str, int, str]]:
+        """The stored records (of ``kinds``, default all) as ``(kind, code, params, analysis,
+        result)`` rows, ``params`` and ``result`` as stored, sorted: what :mod:`.ledger` writes."""
+        rows = self.db.execute("SELECT kind, code, params, analysis, result FROM records").fetchall()
+        wanted = None if kinds is None else set(kinds)
+        return sorted(r for r in rows if wanted is None or r[0] in wanted)
+
+    @_guarded
+    def add_record_rows(self, rows: Iterable[tuple[str, str, str, int, str]]) -> int:
+        """Store the rows of :meth:`record_rows` that this catalogue lacks (a record of the same
+        kind, code and params already stored is kept); the number stored."""
+        with self.db:
+            before = self.db.total_changes
+            self.db.executemany("INSERT OR IGNORE INTO records VALUES (?, ?, ?, ?, ?)", rows)
+            return self.db.total_changes - before
+
     def settlements(self, codes: Iterable[str] | None = None) -> dict[str, dict]:
         """Each code's deepest stored settlement: of its records of kind ``settlement``, whatever
         their parameters (:func:`grundy.catalogue.campaign.settle_many`'s, a campaign's), a certified one
