@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from findings_check import load, script, unexplained
-from grundy.catalogue import campaign, ledger
+from grundy.catalogue import archive, campaign
 from grundy.codes import file_name, parse
 from grundy.engine import compute_with_stats, sparse
 
@@ -198,19 +198,19 @@ def test_a_sitting_killed_midway_still_counts_to_its_last_task(tmp_path):
     assert r["campaign"]["sittings"][1]["tasks"] == r["this_run"]["computed"]["campaign"] > 0
 
 
-def test_a_run_on_a_new_machine_takes_up_from_the_ledger(quick, tmp_path):
-    """The page's ledger, with no cache: the records come back, and the run computes only the
+def test_a_run_on_a_new_machine_takes_up_from_the_archive(quick, tmp_path):
+    """The page's archive, with no cache: the records come back, and the run computes only the
     surveys (whose values it needs) and reaches the same results."""
     shutil.copytree(quick / "four_digits", tmp_path / "four_digits")
     args = ["--quick", "--workers", "1", "--out", str(tmp_path), "--cache", str(tmp_path / "new")]
     four.main(args)
     _, first = load(quick, "four_digits")
     _, r = load(tmp_path, "four_digits")
-    assert r["ledger"]["restored"] == r["ledger"]["records"] == first["ledger"]["saved"] > 0
+    assert r["archive"]["restored"] == r["archive"]["records"] == first["archive"]["saved"] > 0
     assert r["this_run"]["computed"]["survey_long"] > 0
     assert not any(v for k, v in r["this_run"]["computed"].items() if not k.startswith("survey"))
     for key in ("tallies", "settling", "campaign", "checks", "same_games", "literature"):
         assert r[key] == first[key], key
-    mine, theirs = (ledger.read(d / "four_digits" / "ledger-2.jsonl.gz") for d in (tmp_path, quick))
+    mine, theirs = (archive.read(d / "four_digits" / "records-2.jsonl.gz") for d in (tmp_path, quick))
     assert mine.rows == theirs.rows
     assert all(mine.extra[k] == theirs.extra[k] for k in ("checks.json", "campaign_sittings.json"))

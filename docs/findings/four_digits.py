@@ -41,7 +41,7 @@ from pathlib import Path
 
 import numpy as np
 
-from grundy.catalogue import campaign, ledger
+from grundy.catalogue import archive, campaign
 from grundy.catalogue.campaign import CROWDED, DENSE_LIMIT, MAX_HEAPS, OTHER_WORK, PROBE, check
 from grundy.catalogue.database import Catalogue
 from grundy.catalogue.executors import ProcessPool, default_executor
@@ -427,20 +427,20 @@ def same_games(rows: list[dict], outcome: dict, lookup: dict) -> dict:
     }
 
 
-# ---------------------------------------------------------------- the ledger
+# ---------------------------------------------------------------- the archive
 
 SIDE_FILES = ("checks.json", "campaign_sittings.json", "timings.json")
-"""The files kept in the cache beside the catalogue that the ledger carries too."""
+"""The files kept in the cache beside the catalogue that the archive carries too."""
 
 
-def ledger_path(out_dir: Path, digits: int) -> Path:
-    """The page's ledger: every record of its catalogue and its side files, small enough to
+def archive_path(out_dir: Path, digits: int) -> Path:
+    """The page's archive: every record of its catalogue and its side files, small enough to
     keep with the page, so that a run on another machine takes up where the last one stopped."""
-    return out_dir / "four_digits" / f"ledger-{digits}.jsonl.gz"
+    return out_dir / "four_digits" / f"records-{digits}.jsonl.gz"
 
 
 def _merged(old, new):
-    """A side file's content from a ledger (``old``) and the cache (``new``, which wins): dicts
+    """A side file's content from an archive (``old``) and the cache (``new``, which wins): dicts
     by key, lists of sittings by id."""
     if isinstance(old, dict) and isinstance(new, dict):
         return old | new
@@ -451,12 +451,12 @@ def _merged(old, new):
 
 
 def restored(cache: Path, digits: int, path: Path) -> dict:
-    """Store in the cache every record of the ledger ``path`` that it lacks, and merge its side
+    """Store in the cache every record of the archive ``path`` that it lacks, and merge its side
     files; how many records it held and how many were missing here."""
     if not path.exists():
         return {"records": 0, "restored": 0}
     with Catalogue(cache / f"survey-{digits}-{LONG}.sqlite") as cat:
-        added, book = ledger.restore(cat, path)
+        added, book = archive.restore(cat, path)
     for name in SIDE_FILES:
         if name in book.extra:
             f = cache / name
@@ -469,10 +469,10 @@ def restored(cache: Path, digits: int, path: Path) -> dict:
 
 
 def saved(cache: Path, digits: int, path: Path) -> int:
-    """Write the ledger ``path`` from the cache's catalogue and side files; its records."""
+    """Write the archive ``path`` from the cache's catalogue and side files; its records."""
     extra = {name: json.loads((cache / name).read_text()) for name in SIDE_FILES if (cache / name).exists()}
     with Catalogue(cache / f"survey-{digits}-{LONG}.sqlite") as cat:
-        return ledger.save(cat, path, extra=extra)
+        return archive.save(cat, path, extra=extra)
 
 
 # ---------------------------------------------------------------- the run
@@ -485,7 +485,7 @@ def run(out_dir: Path, digits: int, budget: float, cache: Path, workers: int,
     stage runs on ``workers`` processes, or on the Dask cluster at ``scheduler``."""
     cache = cache / f"four_digits-{digits}"
     cache.mkdir(parents=True, exist_ok=True)
-    book = ledger_path(out_dir, digits)
+    book = archive_path(out_dir, digits)
     restore = restored(cache, digits, book)
     wall, computed = {}, {}
     executor, slots, client = executor_for(workers, scheduler)
@@ -548,7 +548,7 @@ def run(out_dir: Path, digits: int, budget: float, cache: Path, workers: int,
     else:
         sitting.drop()
     result["campaign"]["sittings"] = sitting.kept()
-    result["ledger"] = restore | {"path": str(book.relative_to(out_dir)), "saved": saved(cache, digits, book),
+    result["archive"] = restore | {"path": str(book.relative_to(out_dir)), "saved": saved(cache, digits, book),
                                   "bytes": book.stat().st_size}  # fmt: skip
     outcome = outcomes(long_rows, settle_rows, camp.rows)
     result["same_games"] = same_games(long_rows, outcome, lookup)
@@ -1477,7 +1477,7 @@ def page(result: dict) -> str:
                "parts, not that of a run from nothing.")
         ),
     ]  # fmt: skip
-    book = r["ledger"]
+    book = r["archive"]
     L += [
         "",
         (

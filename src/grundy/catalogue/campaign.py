@@ -859,7 +859,7 @@ class _Driver:
 
     def kept(self, g: _Game) -> int:
         """The heap ``g``'s next step starts from: its depth where its values are kept, fewer
-        where they are not (its records restored from a ledger on another machine)."""
+        where they are not (its records restored from an archive on another machine)."""
         return min(g.heaps, stored_heaps(code_path(self.store, g.code)))
 
     def crowded(self, g: _Game) -> bool:

@@ -695,7 +695,7 @@ class Catalogue:
     @_guarded
     def record_rows(self, kinds: Iterable[str] | None = None) -> list[tuple[str, str, str, int, str]]:
         """The stored records (of ``kinds``, default all) as ``(kind, code, params, analysis,
-        result)`` rows, ``params`` and ``result`` as stored, sorted: what :mod:`.ledger` writes."""
+        result)`` rows, ``params`` and ``result`` as stored, sorted: what :mod:`.archive` writes."""
         rows = self.db.execute("SELECT kind, code, params, analysis, result FROM records").fetchall()
         wanted = None if kinds is None else set(kinds)
         return sorted(r for r in rows if wanted is None or r[0] in wanted)

@@ -5,10 +5,10 @@ way.  The values are large and are computed again at will; the records (each ste
 and statistics, each check, each parting) are what was found, and they are small.  :func:`save`
 writes the records, sorted, to a gzip file of JSON lines that is byte for byte the same for the
 same records (so a repository holding it changes only when they do); :func:`restore` stores in
-a catalogue every record of a ledger that it lacks, so that a run on a new machine takes up the
+a catalogue every record of an archive that it lacks, so that a run on a new machine takes up the
 results where the last one left them and computes again only the values a further step needs.
 
-The first line is a header, ``{"ledger": 1, "records": N, "extra": {...}}`` (``extra``: whatever
+The first line is a header, ``{"archive": 1, "records": N, "extra": {...}}`` (``extra``: whatever
 JSON the caller keeps beside the records); every other line is one record, ``[kind, code,
 params, analysis, result]`` as :meth:`Catalogue.record_rows` gives it.
 """
@@ -27,13 +27,13 @@ from .database import Catalogue, CatalogueError
 FORMAT = 1
 
 
-class LedgerError(CatalogueError):
-    """A ledger file that cannot be read or is not one."""
+class ArchiveError(CatalogueError):
+    """An archive file that cannot be read or is not one."""
 
 
 @dataclass(frozen=True)
-class Ledger:
-    """What a ledger holds: its record rows and the caller's ``extra``."""
+class Archive:
+    """What an archive holds: its record rows and the caller's ``extra``."""
 
     rows: list[tuple[str, str, str, int, str]]
     extra: dict = field(default_factory=dict)
@@ -41,19 +41,19 @@ class Ledger:
 
 def save(catalogue: Catalogue, path: str | os.PathLike, kinds: Iterable[str] | None = None,
          extra: dict | None = None) -> int:
-    """Write ``catalogue``'s records (of ``kinds``, default all) and ``extra`` to the ledger
+    """Write ``catalogue``'s records (of ``kinds``, default all) and ``extra`` to the archive
     ``path`` (replaced whole, never left half written); the number of records."""
     rows = catalogue.record_rows(kinds)
-    write(path, Ledger(rows, extra or {}))
+    write(path, Archive(rows, extra or {}))
     return len(rows)
 
 
-def write(path: str | os.PathLike, ledger: Ledger) -> None:
-    """Write ``ledger`` to ``path``: the same bytes for the same rows and extra."""
+def write(path: str | os.PathLike, archive: Archive) -> None:
+    """Write ``archive`` to ``path``: the same bytes for the same rows and extra."""
     path = Path(path)
-    lines = [json.dumps({"ledger": FORMAT, "records": len(ledger.rows), "extra": ledger.extra},
+    lines = [json.dumps({"archive": FORMAT, "records": len(archive.rows), "extra": archive.extra},
                         sort_keys=True, ensure_ascii=False)]
-    lines += [json.dumps(list(r), ensure_ascii=False) for r in sorted(ledger.rows)]
+    lines += [json.dumps(list(r), ensure_ascii=False) for r in sorted(archive.rows)]
     tmp = path.with_name(path.name + ".tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -62,29 +62,29 @@ def write(path: str | os.PathLike, ledger: Ledger) -> None:
         tmp.replace(path)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
-        raise LedgerError(f"cannot write the ledger {path}: {exc.strerror}") from None
+        raise ArchiveError(f"cannot write the archive {path}: {exc.strerror}") from None
 
 
-def read(path: str | os.PathLike) -> Ledger:
-    """The ledger at ``path``; :class:`LedgerError` in one sentence if it cannot be read or any
+def read(path: str | os.PathLike) -> Archive:
+    """The archive at ``path``; :class:`ArchiveError` in one sentence if it cannot be read or any
     line is not what :func:`write` writes."""
     path = Path(path)
     try:
         with gzip.open(path, "rt", encoding="utf-8") as f:
             lines = f.read().splitlines()
     except (OSError, EOFError, UnicodeDecodeError) as exc:
-        raise LedgerError(f"cannot read the ledger {path}: {getattr(exc, 'strerror', None) or exc}") from None
+        raise ArchiveError(f"cannot read the archive {path}: {getattr(exc, 'strerror', None) or exc}") from None
     try:
         head = json.loads(lines[0]) if lines else None
     except ValueError:
         head = None
-    if not isinstance(head, dict) or head.get("ledger") != FORMAT or not isinstance(head.get("extra"), dict):
-        raise LedgerError(f"{path} is not a ledger of format {FORMAT} (its first line says otherwise)")
+    if not isinstance(head, dict) or head.get("archive") != FORMAT or not isinstance(head.get("extra"), dict):
+        raise ArchiveError(f"{path} is not an archive of format {FORMAT} (its first line says otherwise)")
     rows = [_row(path, i, line) for i, line in enumerate(lines[1:], start=2)]
     if head.get("records") != len(rows):
-        raise LedgerError(f"{path} is cut short: its header counts {head.get('records')} records, "
+        raise ArchiveError(f"{path} is cut short: its header counts {head.get('records')} records, "
                           f"it holds {len(rows)}")
-    return Ledger(rows, head["extra"])
+    return Archive(rows, head["extra"])
 
 
 def _row(path: Path, number: int, line: str) -> tuple[str, str, str, int, str]:
@@ -95,13 +95,13 @@ def _row(path: Path, number: int, line: str) -> tuple[str, str, str, int, str]:
                 and isinstance(json.loads(result), dict)):
             raise TypeError
     except (ValueError, TypeError):
-        raise LedgerError(f"{path}: line {number} is not a ledger record") from None
+        raise ArchiveError(f"{path}: line {number} is not an archive record") from None
     return kind, code, params, analysis, result
 
 
-def restore(catalogue: Catalogue, path: str | os.PathLike) -> tuple[int, Ledger]:
-    """Store in ``catalogue`` every record of the ledger ``path`` that it lacks (one it holds
+def restore(catalogue: Catalogue, path: str | os.PathLike) -> tuple[int, Archive]:
+    """Store in ``catalogue`` every record of the archive ``path`` that it lacks (one it holds
     already, of the same kind, code and params, is kept: it is at least as new); the number
-    stored and the ledger."""
-    ledger = read(path)
-    return catalogue.add_record_rows(ledger.rows), ledger
+    stored and the archive."""
+    archive = read(path)
+    return catalogue.add_record_rows(archive.rows), archive
