@@ -214,3 +214,42 @@ def test_a_run_on_a_new_machine_takes_up_from_the_archive(quick, tmp_path):
     mine, theirs = (archive.read(d / "four_digits" / "records-2.jsonl.gz") for d in (tmp_path, quick))
     assert mine.rows == theirs.rows
     assert all(mine.extra[k] == theirs.extra[k] for k in ("checks.json", "campaign_sittings.json"))
+
+
+def test_the_checks_run_on_a_pool_and_an_interrupted_stage_keeps_what_finished(quick, tmp_path):
+    """The page's checks of the survey's and the budget's periods, on two processes, are the
+    serial run's; stopped after a few, those few are kept and the rest computed next time."""
+    from grundy.catalogue.executors import ProcessPool, SerialExecutor
+
+    cache = tmp_path / "four_digits-2"
+    shutil.copytree(quick / "cache" / "four_digits-2", cache)
+    serial = json.loads((cache / "checks.json").read_text())
+    rows, _ = four.surveyed(2, four.LONG, cache, SerialExecutor())
+    settle_rows, _ = four.settled_further([r["code"] for r in rows if r["status"] != "settled"], 0.05, cache, 2,
+                                          SerialExecutor())  # fmt: skip
+    assert len(serial) > 8
+    (cache / "checks.json").unlink()
+    with ProcessPool(2) as pool:
+        out = four.checked(rows, settle_rows, cache, 2, pool)
+    pooled = json.loads((cache / "checks.json").read_text())
+    assert sorted(pooled) == sorted(serial) and len(out) == len(serial)
+    assert all(_timeless(pooled[k]) == _timeless(serial[k]) for k in serial)
+
+    class StopsAfterThree(SerialExecutor):
+        calls = 0
+
+        def submit(self, fn, /, *args, **kwargs):
+            self.calls += 1
+            if self.calls > 3:
+                raise KeyboardInterrupt
+            return super().submit(fn, *args, **kwargs)
+
+    (cache / "checks.json").unlink()
+    with pytest.raises(KeyboardInterrupt):
+        four.checked(rows, settle_rows, cache, 2, StopsAfterThree())
+    kept = json.loads((cache / "checks.json").read_text())
+    assert len(kept) == 3 and all(_timeless(serial[k]) == _timeless(v) for k, v in kept.items())
+
+
+def _timeless(check: dict) -> dict:
+    return {k: v for k, v in check.items() if k != "cpu_seconds"}

@@ -35,6 +35,7 @@ import sys
 import time
 import uuid
 from collections import Counter, defaultdict
+from concurrent.futures import as_completed
 from functools import partial
 from itertools import combinations
 from pathlib import Path
@@ -180,28 +181,53 @@ def settled_further(
 # ---------------------------------------------------------------- checking certificates
 
 
-def checked(survey_rows: list[dict], settle_rows: list[dict], cache: Path, digits: int) -> list[dict]:
+def checked(survey_rows: list[dict], settle_rows: list[dict], cache: Path, digits: int, executor) -> list[dict]:
     """:func:`grundy.catalogue.campaign.check` for the periods of the survey at 10,000 heaps and of the
-    CPU budget, each against the values it was read on (kept in the cache); the campaign checks
-    its own.  Each check is kept in ``checks.json`` in the cache, keyed by code, start and period."""
+    CPU budget, each against the values it was read on (kept in the cache), on ``executor``; the
+    campaign checks its own.  Each check is kept in ``checks.json`` in the cache, keyed by code,
+    start and period, written every :data:`CHECKS_EVERY` seconds as they finish and when the
+    stage ends, stopped or not."""
     path = cache / "checks.json"
     kept = json.loads(path.read_text()) if path.exists() else {}
-    out = []
-    with Catalogue(cache / f"survey-{digits}-{LONG}.sqlite") as cat:
-        for r in [*(x for x in survey_rows if x["status"] == "settled"),
-                  *(x for x in settle_rows if x["settled"])]:  # fmt: skip
-            key = f"{r['code']}:{r['start']}:{r['period']}"
-            if key not in kept:
-                if "status" in r:
-                    values = cat.values(r["code"], LONG)
-                else:
-                    code = parse(r["code"])
-                    seq = load_existing(code_path(cache / "settle", code), code)
-                    values = None if seq is None else seq.values
-                kept[key] = check(r, values)
-                path.write_text(json.dumps(kept, ensure_ascii=False))
-            out.append(kept[key])
-    return out
+    rows = {f"{r['code']}:{r['start']}:{r['period']}": r
+            for r in [*(x for x in survey_rows if x["status"] == "settled"),
+                      *(x for x in settle_rows if x["settled"])]}  # fmt: skip
+    pending = {}
+    written = time.monotonic()
+    try:
+        with Catalogue(cache / f"survey-{digits}-{LONG}.sqlite") as cat:
+            for key, r in rows.items():
+                if key not in kept:
+                    if "status" in r:
+                        values = cat.values(r["code"], LONG)
+                    else:
+                        code = parse(r["code"])
+                        seq = load_existing(code_path(cache / "settle", code), code)
+                        values = None if seq is None else seq.values
+                    pending[executor.submit(check, r, values)] = key
+        for fut in as_completed(pending):
+            kept[pending[fut]] = fut.result()
+            if time.monotonic() - written > CHECKS_EVERY:
+                write_json(path, kept)
+                written = time.monotonic()
+    finally:
+        kept |= {key: fut.result() for fut, key in pending.items()
+                 if fut.done() and not fut.cancelled() and fut.exception() is None}  # fmt: skip
+        if pending:
+            write_json(path, kept)
+    return [kept[key] for key in rows]
+
+
+def write_json(path: Path, content) -> None:
+    """Write ``content`` as JSON to ``path`` whole or not at all (a kill mid-write leaves the
+    file as it was)."""
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(content, ensure_ascii=False))
+    tmp.replace(path)
+
+
+CHECKS_EVERY = 10.0
+"""Seconds between two writes of ``checks.json`` while the checks run."""
 
 
 # ---------------------------------------------------------------- the campaign at depth
@@ -461,8 +487,7 @@ def restored(cache: Path, digits: int, path: Path) -> dict:
         if name in book.extra:
             f = cache / name
             here = json.loads(f.read_text()) if f.exists() else None
-            f.write_text(json.dumps(_merged(book.extra[name], here) if here is not None else book.extra[name],
-                                    ensure_ascii=False))  # fmt: skip
+            write_json(f, book.extra[name] if here is None else _merged(book.extra[name], here))
     if added:
         log(f"restored {added:,} of the {len(book.rows):,} records of {path}")
     return {"records": len(book.rows), "restored": added}
@@ -514,7 +539,11 @@ def run(out_dir: Path, digits: int, budget: float, cache: Path, workers: int,
     t = time.monotonic()
     log("checking the certificates with another engine")
     before = len(json.loads((cache / "checks.json").read_text())) if (cache / "checks.json").exists() else 0
-    checks = checked(long_rows, settle_rows, cache, digits)
+    executor, _, client = executor_for(workers, scheduler)
+    with executor:
+        checks = checked(long_rows, settle_rows, cache, digits, executor)
+    if client is not None:
+        client.close()
     wall["check"] = time.monotonic() - t
     computed["check"] = len(json.loads((cache / "checks.json").read_text())) - before
     totals = {**{f"survey_{k}": len(v) for k, v in surveys.items()}, "settle": len(open_names),
@@ -586,18 +615,14 @@ class Sitting:
         seconds = time.monotonic() - self.began if seconds is None else seconds
         entry = {"seconds": round(seconds, 1), "tasks": tasks, "workers": self.workers, "started": self.started,
                  "id": self.id}
-        self._write([x for x in self.kept() if x.get("id") != self.id] + [entry])
+        write_json(self.path, [x for x in self.kept() if x.get("id") != self.id] + [entry])
 
     def drop(self) -> None:
         """Forget this sitting (it had nothing to do)."""
         kept = self.kept()
         if any(x.get("id") == self.id for x in kept):
-            self._write([x for x in kept if x.get("id") != self.id])
+            write_json(self.path, [x for x in kept if x.get("id") != self.id])
 
-    def _write(self, rows: list[dict]) -> None:
-        tmp = self.path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(rows))
-        tmp.replace(self.path)
 
 
 def stage_times(cache: Path, budget: float, wall: dict, computed: dict, totals: dict) -> dict:
