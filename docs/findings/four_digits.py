@@ -624,7 +624,6 @@ class Sitting:
             write_json(self.path, [x for x in kept if x.get("id") != self.id])
 
 
-
 def stage_times(cache: Path, budget: float, wall: dict, computed: dict, totals: dict) -> dict:
     """Each stage's wall seconds as it was computed, kept in ``timings.json`` in the cache:
     a stage this run computed whole replaces the record (``from_nothing``), one it resumed adds
