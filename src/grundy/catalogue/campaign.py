@@ -698,6 +698,7 @@ class _Driver:
         self._parted: dict[str, tuple] = {}
         self.moved: set[str] = set()
         self._fit: tuple[int, tuple[float, float]] | None = None
+        self._stored = {c: stored_heaps(code_path(store, c)) for c in self.games}
 
     # ------------------------------------------------------------ shifted games
 
@@ -859,8 +860,9 @@ class _Driver:
 
     def kept(self, g: _Game) -> int:
         """The heap ``g``'s next step starts from: its depth where its values are kept, fewer
-        where they are not (its records restored from an archive on another machine)."""
-        return min(g.heaps, stored_heaps(code_path(self.store, g.code)))
+        where they are not (its records restored from an archive on another machine): read from
+        the store once, then followed as the steps return."""
+        return min(g.heaps, self._stored[g.code])
 
     def crowded(self, g: _Game) -> bool:
         """Whether ``g`` is crowded (:data:`CROWDED`), by the statistics its next step starts from."""
@@ -939,6 +941,7 @@ class _Driver:
             g.steps = sorted([s for s in g.steps if s["target"] != out["target"]] + [out],
                              key=lambda r: r["heaps"])  # fmt: skip
             self.moved.add(code)
+            self._stored[code] = out["heaps"]
         elif kind == "check":
             self.cat.add_record(CHECK_KIND, code, {"campaign": self.name}, ANALYSIS, out)
             g.check = out
