@@ -232,7 +232,7 @@ def test_a_full_disk_is_one_line_and_keeps_the_store(tmp_path, monkeypatch):
     def full(target, data):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(S, "_atomic_write", full)
+    monkeypatch.setattr(S, "write_whole", full)
     line = one_line_error(*run("values", "·354", "--heaps", "5000", "--out", base))
     assert "disk is full" in line and "keeps its 2,000 heaps" in line
     monkeypatch.undo()

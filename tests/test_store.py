@@ -147,7 +147,7 @@ def test_a_writer_killed_before_its_metadata_leaves_what_it_claimed(tmp_path, mo
 def test_a_full_disk_is_one_error_and_loses_nothing(tmp_path, monkeypatch, when):
     values = compute("·354", 5000)
     make(tmp_path / "s", "·354", values[:2200])
-    real = S._atomic_write
+    real = S.write_whole
 
     def full(target, data):
         if (target.name == "meta.json") == (when == "meta"):
@@ -155,7 +155,7 @@ def test_a_full_disk_is_one_error_and_loses_nothing(tmp_path, monkeypatch, when)
         real(target, data)
 
     with S.Store.writer(tmp_path / "s", "·354") as store:
-        monkeypatch.setattr(S, "_atomic_write", full)
+        monkeypatch.setattr(S, "write_whole", full)
         with pytest.raises(StoreError, match=r"disk is full.*keeps its 2,200 heaps") as err:
             store.append(values[2200:])
         assert "\n" not in str(err.value)
@@ -431,7 +431,7 @@ def test_an_interrupted_run_stores_what_it_computed(tmp_path):
 def test_a_disposable_store_that_fails_is_given_up_once(tmp_path, monkeypatch):
     said = []
     with S.Store.writer(tmp_path / "s", "·354", chunk=SMALL) as store:
-        real = S._atomic_write
+        real = S.write_whole
         fail = [False]
 
         def flaky(target, data):
@@ -442,7 +442,7 @@ def test_a_disposable_store_that_fails_is_given_up_once(tmp_path, monkeypatch):
         def on_chunk(values):
             fail[0] = values.size > 5000
 
-        monkeypatch.setattr(S, "_atomic_write", flaky)
+        monkeypatch.setattr(S, "write_whole", flaky)
         run = S.grow(store, "·354", 60_000, every=0.0, on_chunk=on_chunk, disposable=True,
                      on_warning=said.append)  # fmt: skip
     assert len(said) == 1 and "no more checkpoints" in said[0]

@@ -50,6 +50,7 @@ from grundy.catalogue.survey import run as run_survey
 from grundy.codes import family, parse
 from grundy.engine import choose
 from grundy.engine.checkpoint import cache_dir, code_path, load_existing
+from grundy.files import write_json
 from grundy.present.figures import save, subplots
 from grundy.readings.tallies import REPETITIONS, tallies
 from grundy.sequence import Sequence
@@ -216,14 +217,6 @@ def checked(survey_rows: list[dict], settle_rows: list[dict], cache: Path, digit
         if pending:
             write_json(path, kept)
     return [kept[key] for key in rows]
-
-
-def write_json(path: Path, content) -> None:
-    """Write ``content`` as JSON to ``path`` whole or not at all (a kill mid-write leaves the
-    file as it was)."""
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(content, ensure_ascii=False))
-    tmp.replace(path)
 
 
 CHECKS_EVERY = 10.0
@@ -640,7 +633,7 @@ def stage_times(cache: Path, budget: float, wall: dict, computed: dict, totals: 
         elif computed[stage]:
             kept[key] = {"seconds": round(old["seconds"] + seconds, 1), "from_nothing": False}
         out[stage] = kept[key]
-    path.write_text(json.dumps(kept))
+    write_json(path, kept)
     return out
 
 

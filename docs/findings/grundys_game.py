@@ -35,6 +35,7 @@ from grundy.catalogue import published
 from grundy.codes import GRUNDYS_GAME, parse
 from grundy.engine import sparse
 from grundy.engine.checkpoint import cache_dir, load_existing
+from grundy.files import write_json
 from grundy.present.figures import rare as rare_figures
 from grundy.present.figures import save, subplots
 from grundy.readings.periods import reading
@@ -96,14 +97,14 @@ def compute_grundy(cache: Path, budget: float, max_heaps: int, log: Log) -> tupl
             mine["seconds"] = time.process_time() - cpu0
             mine["heaps_after"] = int(values.size)
             if time.monotonic() - last[0] > 30:
-                ledger_path.write_text(json.dumps(runs, indent=1))
+                write_json(ledger_path, runs, indent=1)
                 last[0] = time.monotonic()
                 log(f"  {values.size:,} heaps, {spent + mine['seconds']:,.0f} CPU s", force=False)
 
         done = settle(CODE, max_heaps, store, seconds=left, on_chunk=note, checkpoint_seconds=120)
         mine["seconds"] = time.process_time() - cpu0
         mine["heaps_after"] = done.heaps
-        ledger_path.write_text(json.dumps(runs, indent=1))
+        write_json(ledger_path, runs, indent=1)
         kept = load_existing(store, CODE)
     values = kept.values
     return values, {
@@ -138,7 +139,7 @@ def settle_family(cache: Path, ns, seconds: float, max_heaps: int, log: Log) -> 
             "mask": s.stats.rare_class.label if s.stats else None,
             "rare_heaps": s.stats.rare_heaps if s.stats else None,
         }
-        path.write_text(json.dumps(row))
+        write_json(path, row)
         out.append(row)
     return out
 

@@ -30,6 +30,7 @@ import numpy as np
 from grundy.catalogue.survey import survey_code
 from grundy.codes import family
 from grundy.engine.checkpoint import cache_dir, code_path, compute_resumable
+from grundy.files import write_json
 from grundy.present.figures import save, subplots
 from grundy.rare import stretch_counts, thins
 from grundy.sequence import Sequence
@@ -93,7 +94,7 @@ def deepen(code: str, shallow: int, deep: int, budget: float, cache: Path) -> di
         "budget": budget,
         "seconds": round(time.process_time() - t0, 2),
     }
-    record.write_text(json.dumps(done))
+    write_json(record, done)
     return done
 
 

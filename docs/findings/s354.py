@@ -26,6 +26,7 @@ from grundy import rare
 from grundy.catalogue import published
 from grundy.codes import parse
 from grundy.engine.checkpoint import cache_dir, compute_resumable
+from grundy.files import write_json
 from grundy.present.figures import rare as rare_figures
 from grundy.present.figures import save
 from grundy.present.text import ledger_summary
@@ -64,7 +65,7 @@ def cached(path: Path, make):
     if path.exists():
         return json.loads(path.read_text())
     obj = make()
-    path.write_text(json.dumps(obj, ensure_ascii=False))
+    write_json(path, obj)
     return obj
 
 

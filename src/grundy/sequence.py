@@ -30,6 +30,7 @@ import numpy as np
 from ._version import __version__
 from .codes import Code, parse
 from .errors import SequenceFileError, UsageError
+from .files import write_whole
 
 FORMAT = 1
 """Sidecar format; a file of another format is refused, not misread."""
@@ -242,8 +243,8 @@ class Sequence:
             "engine": self.engine,
             "version": self.version,
         }
-        _atomic_write(npy, lambda f: np.save(f, values, allow_pickle=False))
-        _atomic_write(side, lambda f: f.write(json.dumps(meta, indent=1).encode()))
+        write_whole(npy, lambda f: np.save(f, values, allow_pickle=False))
+        write_whole(side, json.dumps(meta, indent=1))
         return npy
 
     @classmethod
@@ -301,15 +302,6 @@ def _verified_prefix(values: np.ndarray, depth: int, dtype: np.dtype, sha256: st
         return None
     head = head.astype(dtype)
     return head if digest(head) == sha256 else None
-
-
-def _atomic_write(target: Path, write: Callable) -> None:
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as f:
-        write(f)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, target)
 
 
 def values(

@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..files import write_whole
 from .database import Catalogue, CatalogueError
 
 FORMAT = 1
@@ -54,14 +55,15 @@ def write(path: str | os.PathLike, archive: Archive) -> None:
     lines = [json.dumps({"archive": FORMAT, "records": len(archive.rows), "extra": archive.extra},
                         sort_keys=True, ensure_ascii=False)]
     lines += [json.dumps(list(r), ensure_ascii=False) for r in sorted(archive.rows)]
-    tmp = path.with_name(path.name + ".tmp")
+
+    def zipped(raw) -> None:
+        with gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as f:
+            f.write(("\n".join(lines) + "\n").encode())
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with open(tmp, "wb") as raw, gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as f:
-            f.write(("\n".join(lines) + "\n").encode())
-        tmp.replace(path)
+        write_whole(path, zipped)
     except OSError as exc:
-        tmp.unlink(missing_ok=True)
         raise ArchiveError(f"cannot write the archive {path}: {exc.strerror}") from None
 
 

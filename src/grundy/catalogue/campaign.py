@@ -53,6 +53,7 @@ from ..codes import Code, parse
 from ..engine.checkpoint import code_path, load_existing
 from ..engine.store import stored_heaps
 from ..errors import CertificateError, SequenceFileError, UsageError
+from ..files import write_json
 from ..sequence import digest as sequence_digest
 from ..sequence import digest_blocks
 from ..value_classes import RareClass
@@ -229,7 +230,7 @@ def settle_within(code: Code | str, seconds: float | None = None, store: str | o
     out["limit"] = None if st.settled else ("max_heaps" if st.heaps >= max_heaps else "seconds")
     out["cpu_seconds"] = round(spent + time.process_time() - t0, CPU_DIGITS)
     if note is not None:
-        note.write_text(json.dumps(out, ensure_ascii=False))
+        write_json(note, out)
     return out
 
 
@@ -515,9 +516,7 @@ def _deep_check(code: Code, row: dict, kept, window_sha256: str | None, store) -
         note["cpu_seconds"] = round(spent + time.process_time() - t0, 3)
         if result:
             note["result"] = dict(result, cpu_seconds=note["cpu_seconds"])
-        tmp = note_path.with_name(note_path.name + ".tmp")
-        tmp.write_text(json.dumps(note, ensure_ascii=False))
-        tmp.replace(note_path)
+        write_json(note_path, note)
         saved[0] = time.monotonic()
 
     def on_status(_) -> None:

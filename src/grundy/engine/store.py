@@ -63,6 +63,7 @@ import numpy as np
 from .._version import __version__
 from ..codes import Code, parse
 from ..errors import SequenceFileError, StoreError, UsageError
+from ..files import write_whole
 from ..value_classes import RareClass, fewest_in, table
 
 try:
@@ -824,7 +825,7 @@ class Store:
     def _write_chunk(self, k: int, values: np.ndarray, written: list[str]) -> str:
         data = _zstd().ZstdCompressor(level=LEVEL, write_checksum=True).compress(values.tobytes())
         name = self._name(k, values.size)
-        _atomic_write(self.path / name, data)
+        write_whole(self.path / name, data)
         written.append(name)
         return f"{values.dtype.str.lstrip('<>|=')}:{hashlib.blake2b(data, digest_size=16).hexdigest()}"
 
@@ -839,7 +840,7 @@ class Store:
             "chunks": self.entries if entries is None else entries,
         }  # fmt: skip
         _sync_dir(self.path)
-        _atomic_write(self.path / META, json.dumps(meta, separators=(",", ":")).encode())
+        write_whole(self.path / META, json.dumps(meta, separators=(",", ":")).encode())
         _sync_dir(self.path)
 
     def note_engine(self, engine: str) -> None:
@@ -934,19 +935,6 @@ def _lock(p: Path) -> int:
         if same:  # not a lock that its holder has just deleted with its store
             return fd
         os.close(fd)
-
-
-def _atomic_write(target: Path, data: bytes) -> None:
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
 
 
 def _sync_dir(p: Path) -> None:

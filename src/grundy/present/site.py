@@ -29,6 +29,7 @@ import numpy as np
 from .._version import __version__
 from ..catalogue.database import Catalogue, CatalogueError
 from ..codes import file_name, parse
+from ..files import write_json
 from ..readings.tallies import tallies
 from ..readings.trajectory import KINDS
 from . import legend, pages, picture
@@ -296,8 +297,7 @@ def write_report(
                 if on_page is not None:
                     on_page(done, len(results))
     finally:
-        manifest_path.write_text(json.dumps({"version": __version__, "pages": page_done},
-                                            indent=0, sort_keys=True, ensure_ascii=False), "utf-8")
+        write_json(manifest_path, {"version": __version__, "pages": page_done}, indent=0, sort_keys=True)
     _prune(out, {f for r in results for f in code_files(r)[1:]})
     t = tallies(results)
     (out / "tallies.html").write_text(pages.tallies_page(results, t, known, source), "utf-8")
