@@ -83,6 +83,28 @@ def test_a_deep_check_forces_a_mask(monkeypatch):
     assert not four.check(row, None, campaign.digest(values + 1, 175))["agrees"]
 
 
+def test_crowded_games_are_the_open_games_whose_rare_heaps_keep_a_share_of_the_heaps():
+    def step(n, mask, rare, largest, cpu):
+        return [n, mask, False, rare, n - 1, largest, cpu]
+
+    depths = [1 << k for k in range(13, 18)]
+    steps = {
+        "·0004": [step(n, 928, int(0.4 * n), round(3 * n ** 0.5), 4.0 ** k) for k, n in enumerate(depths)],
+        "·0005": [step(n, None, 0, round(n ** 0.75), c) for n, c in zip(depths[-2:], (1.0, 8.0))],  # dense
+        "·16": [step(n, 3, 10, 27, 1.0) for n in depths],  # few rare heaps
+        "·0006": [step(n, 928, n // 2, 99, 1.0) for n in depths],  # settled
+        "·0007": [step(1 << 12, 928, 2000, 99, 1.0)],  # shallow: no fit
+    }
+    x = four.crowded_games(steps, {"·0004", "·0005", "·16", "·0007"}, 0.1, 1 << 16)
+    assert x["games"] == 3 and sorted(x["series"]) == ["·0004", "·0005", "·0007"]
+    assert x["below_floor"] == 1  # ·0007 at 4,096 heaps
+    assert x["share"] == {"min": 0.4, "median": 0.488, "max": 1.0}
+    assert x["alpha"] == {"games": 1, "p10": 0.5, "median": 0.5, "p90": 0.5}  # ·0005 has two steps only
+    assert x["step_ratio"] == {"games": 2, "median": 6.0}  # ·0004's 4 and ·0005's 8 a doubling
+    assert x["deepest"] == {"code": "·0005", "heaps": 1 << 17, "max": round((1 << 17) ** 0.75), "share": 1.0}
+    assert four.crowded_games(steps, {"·16"}, 0.1, 1 << 16) == {"games": 0}
+
+
 @pytest.fixture(scope="module")
 def quick(tmp_path_factory):
     out = tmp_path_factory.mktemp("four_digits")
@@ -146,7 +168,7 @@ def test_reduced_run_table_has_every_code_of_the_longest_digits(quick):
 
 
 def test_reduced_run_figures_exist(quick):
-    for f in ("tallies.png", "reach.png", "settled.png", "open.png", "classes.png", "frontier.png"):
+    for f in ("tallies.png", "reach.png", "settled.png", "open.png", "classes.png", "frontier.png", "crowded.png"):
         assert (quick / "four_digits" / f).stat().st_size > 1000
 
 

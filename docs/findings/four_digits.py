@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import re
 import signal
 import statistics
@@ -41,6 +42,7 @@ from itertools import combinations
 from pathlib import Path
 
 import numpy as np
+from matplotlib.ticker import FuncFormatter, NullFormatter
 
 from grundy.catalogue import archive, campaign
 from grundy.catalogue.campaign import CROWDED, DENSE_LIMIT, MAX_HEAPS, OTHER_WORK, PROBE, check
@@ -399,9 +401,97 @@ def at_depth(camp: campaign.Campaign, long_rows: list[dict], settle_rows: list[d
         "cpu_per_game": {"median": round(statistics.median(cpu), 3) if cpu else None,
                          "max": max(cpu, default=None)},
         "deepest_open": max((r["heaps"] for r in open_reps), default=None),
+        "crowded": crowded_games(camp.steps, {r["code"] for r in games if not r["settled"]}, CROWDED,
+                                 camp.plan.floor),
         "table_columns": TABLE_COLUMNS,
         "table": tab,
     }
+
+
+# ---------------------------------------------------------------- crowded games
+
+
+CROWDED_FIT_FROM = 1 << 14
+"""The least depth of a step that the growth of a crowded game's largest value is fitted on (the
+first steps start from the survey's values)."""
+
+
+def quantile(xs: list[float], q: float) -> float:
+    """The ``q`` quantile of the sorted ``xs``: the nearest entry (no interpolation)."""
+    return xs[round(q * (len(xs) - 1))]
+
+
+def crowded_games(steps: dict[str, list[list]], open_codes: set[str], share: float, floor: int) -> dict:
+    """The open games crowded at their deepest step (rare heaps at least ``share`` of their heaps,
+    or every heap where the step ran dense) and what their steps show.
+
+    ``steps`` is :attr:`Campaign.steps` (``[heaps, mask, position, rare heaps, last rare heap,
+    largest value, CPU seconds]`` a step).  Per game: the rare share at its deepest step; the
+    exponent ``α`` of ``largest value ∝ depth^α`` between its third last and its last step, where
+    both are at least :data:`CROWDED_FIT_FROM` heaps; the CPU seconds of its last step against
+    the one before, per doubling of the depth (the cost model says 4 when the rare heaps grow with
+    the depth).  ``series`` holds each game's ``[heaps, largest value, rare share]`` for the figure.
+    """
+    series, shares, alphas, ratios = {}, [], [], []
+    for code in sorted(open_codes):
+        s = sorted(steps.get(code) or [])
+        if not s:
+            continue
+        rare = [x[0] if x[1] is None else x[3] or 0 for x in s]
+        if rare[-1] < share * s[-1][0]:
+            continue
+        series[code] = [[x[0], x[5], round(r / x[0], 4)] for x, r in zip(s, rare, strict=True)]
+        shares.append(rare[-1] / s[-1][0])
+        fit = [x for x in s if x[0] >= CROWDED_FIT_FROM]
+        if len(fit) >= 3 and fit[-3][5] > 0:
+            alphas.append(math.log(fit[-1][5] / fit[-3][5]) / math.log(fit[-1][0] / fit[-3][0]))
+        if len(s) >= 2 and s[-2][6] > 0 and s[-1][6] > 0 and s[-2][0] >= CROWDED_FIT_FROM:
+            ratios.append((s[-1][6] / s[-2][6]) ** (1 / math.log2(s[-1][0] / s[-2][0])))
+    if not series:
+        return {"games": 0}
+    shares.sort()
+    alphas.sort()
+    ratios.sort()
+    deep = max(series, key=lambda c: (series[c][-1][0], c))
+    return {
+        "games": len(series),
+        "below_floor": sum(v[-1][0] < floor for v in series.values()),
+        "share": {"min": round(shares[0], 3), "median": round(statistics.median(shares), 3),
+                  "max": round(shares[-1], 3)},
+        "fit_from": CROWDED_FIT_FROM,
+        "alpha": {"games": len(alphas), **({"p10": round(quantile(alphas, 0.1), 2),
+                                            "median": round(statistics.median(alphas), 2),
+                                            "p90": round(quantile(alphas, 0.9), 2)} if alphas else {})},
+        "step_ratio": {"games": len(ratios), "median": round(statistics.median(ratios), 1) if ratios else None},
+        "deepest": {"code": deep, "heaps": series[deep][-1][0], "max": series[deep][-1][1],
+                    "share": round(series[deep][-1][2], 3)},
+        "series": series,
+    }
+
+
+def crowded_figure(crowded: dict, where: Path) -> None:
+    """The crowded games' largest value and rare share against the depth, a line a game."""
+    fig, (ax, bx) = subplots(1, 2, figsize=(10, 3.8), gridspec_kw={"wspace": 0.3})
+    for v in crowded.get("series", {}).values():
+        ax.plot([x[0] for x in v], [x[1] for x in v], color="C0", lw=0.6, alpha=0.4)
+        bx.plot([x[0] for x in v], [x[2] for x in v], color="C0", lw=0.6, alpha=0.4)
+    a = crowded.get("alpha", {}).get("median")
+    if a is not None:
+        xs = np.array([crowded["fit_from"], max(v[-1][0] for v in crowded["series"].values())])
+        mid = statistics.median(v[-1][1] / v[-1][0] ** a for v in crowded["series"].values())
+        ax.plot(xs, mid * xs ** a, color="0.2", lw=1, ls="--", label=f"depth^{a:g} (the median fit)")
+        ax.legend(frameon=False, fontsize=7)
+    for x in (ax, bx):
+        x.set_xscale("log", base=2)
+        x.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"$2^{{{round(math.log2(v))}}}$"))
+        x.xaxis.set_minor_formatter(NullFormatter())
+        x.set_xlabel("depth (heaps)")
+    ax.set_yscale("log")
+    ax.set_ylabel("largest value")
+    bx.set_ylabel("rare heaps / heaps")
+    bx.set_ylim(0, 1)
+    ax.set_title(f"{crowded['games']:,} crowded open games")
+    save(fig, where / "crowded.png")
 
 
 # ---------------------------------------------------------------- same games
@@ -584,6 +674,7 @@ def run(out_dir: Path, digits: int, budget: float, cache: Path, workers: int,
                           "computed": computed | {"campaign": camp.computed}}  # fmt: skip
     figures(result, surveys, settle_rows, out_dir / "four_digits")
     frontier_figure(camp, out_dir / "four_digits")
+    crowded_figure(result["campaign"]["crowded"], out_dir / "four_digits")
     return result
 
 
@@ -908,6 +999,35 @@ def mask_cell(mask, position) -> str:
     return "dense" if mask is None else f"{mask}{'+position' if position else ''}"
 
 
+def crowded_paragraph(x: dict, share: float) -> list[str]:
+    """What the crowded games' steps show (:func:`crowded_games`), with its figure; nothing when
+    there are none."""
+    if not x["games"]:
+        return []
+    a, st, dp = x["alpha"], x["step_ratio"], x["deepest"]
+    return [
+        "",
+        (
+            f"**The crowded games.** {x['games']:,} open games are crowded at their deepest step "
+            f"(rare heaps at least {share:g} of their heaps under the mask in use, or computed dense); "
+            f"{x['below_floor']:,} of them are still short of the floor. Their rare heaps there are a median "
+            f"{x['share']['median']:g} of their heaps ({x['share']['min']:g} to {x['share']['max']:g})"
+            + (f". Their largest values keep growing: over the last two doublings of the "
+               f"{a['games']:,} computed that far past {x['fit_from']:,} heaps, the largest value grows "
+               f"like depth^α with α a median {a['median']:g} (10% to 90% of them: {a['p10']:g} to "
+               f"{a['p90']:g})" if a["games"] else "")
+            + ". So a heap costs about one step for each of its game's rare heaps, and they grow with "
+            "the depth"
+            + (f": a game's last step cost a median {st['median']:g} times the one before it, per "
+               f"doubling of the depth ({st['games']:,} games)" if st["median"] is not None else "")
+            + f". The deepest, {dp['code']}, has reached {dp['heaps']:,} heaps, its largest value "
+            f"{dp['max']:,}, with {dp['share']:g} of its heaps rare."
+        ),
+        "",
+        "![largest value and rare share of the crowded games against the depth](four_digits/crowded.png)",
+    ]
+
+
 def campaign_section(r: dict) -> list[str]:
     """The campaign at depth: its rules, how far it has got, what it found and what is left."""
     c = r["campaign"]
@@ -959,6 +1079,7 @@ def campaign_section(r: dict) -> list[str]:
             "`python docs/findings/four_digits.py --out docs/findings/ --campaign-hours H` "
             "(a rerun computes only what is missing; a step in flight resumes from its checkpoint)."
         ),
+        *crowded_paragraph(c["crowded"], r["crowded"]),
         "",
         (
             f"Codes settled, of the {k['codes']:,} of 1..{d} digits: **{k['survey']:,} at "
