@@ -1607,7 +1607,10 @@ def page(result: dict) -> str:
             f"machine shared with other work: surveys {w['survey_shorter']:,.0f} s, "
             f"{w['survey_short']:,.0f} s and {w['survey_long']:,.0f} s, settling "
             f"{w['settle']:,.0f} s, checks {w['check']:,.0f} s; budget "
-            f"{r['budget_cpu_seconds']:g} CPU seconds per code. "
+            f"{r['budget_cpu_seconds']:g} CPU seconds per code. Each code runs on one core, and "
+            "the workers keep every core busy with codes side by side: the threads inside one code "
+            "that the frontier issue asked for were not built ([frontier](../frontier.md) says what "
+            "was tried), and with more open games than cores they would add no throughput. "
             + ("Each stage was computed whole, from an empty cache (the times are those of "
                "that run; a rerun reuses the cache and redoes only the page)."
                if r["from_nothing"] else
