@@ -90,7 +90,7 @@ def test_crowded_games_are_the_open_games_whose_rare_heaps_keep_a_share_of_the_h
     depths = [1 << k for k in range(13, 18)]
     steps = {
         "·0004": [step(n, 928, int(0.4 * n), round(3 * n ** 0.5), 4.0 ** k) for k, n in enumerate(depths)],
-        "·0005": [step(n, None, 0, round(n ** 0.75), c) for n, c in zip(depths[-2:], (1.0, 8.0))],  # dense
+        "·0005": [step(n, None, 0, round(n ** 0.75), c) for n, c in zip(depths[-2:], (1.0, 8.0), strict=True)],  # dense
         "·16": [step(n, 3, 10, 27, 1.0) for n in depths],  # few rare heaps
         "·0006": [step(n, 928, n // 2, 99, 1.0) for n in depths],  # settled
         "·0007": [step(1 << 12, 928, 2000, 99, 1.0)],  # shallow: no fit
