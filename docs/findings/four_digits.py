@@ -117,11 +117,17 @@ def against(ours: dict, name: str, lookup: dict, games: dict) -> str:
 # ---------------------------------------------------------------- surveys
 
 
+def survey_path(cache: Path, digits: int, heaps: int = LONG) -> Path:
+    """The catalogue of the survey of 1..``digits``-digit codes to ``heaps``; the one to
+    ``LONG`` heaps also holds the settling, the campaign and its checks."""
+    return cache / f"survey-{digits}-{heaps}.sqlite"
+
+
 def surveyed(digits: int, heaps: int, cache: Path, executor) -> tuple[list[dict], int]:
     """Survey the 1..``digits``-digit codes to ``heaps`` (a resumable catalogue): each code's
     result (false readings kept for settled codes only, the ones scored) and how many codes
     this call computed."""
-    with Catalogue(cache / f"survey-{digits}-{heaps}.sqlite") as cat:
+    with Catalogue(survey_path(cache, digits, heaps)) as cat:
         done = run_survey(family(digits), cat, heaps=heaps, executor=executor, batch=16)
         rows = [
             dict(r) if r["status"] == "settled" else {k: v for k, v in r.items() if k != "false_readings"}
@@ -162,7 +168,7 @@ def settled_further(
     store = cache / "settle"
     store.mkdir(parents=True, exist_ok=True)
     params = {"budget": budget, "seed": LONG}
-    with Catalogue(cache / f"survey-{digits}-{LONG}.sqlite") as cat:
+    with Catalogue(survey_path(cache, digits)) as cat:
         done = campaign.settlement_entry(budget, MAX_HEAPS, params).stored(cat)
         for name in names:
             code = parse(name)
@@ -198,7 +204,7 @@ def checked(survey_rows: list[dict], settle_rows: list[dict], cache: Path, digit
     pending = {}
     written = time.monotonic()
     try:
-        with Catalogue(cache / f"survey-{digits}-{LONG}.sqlite") as cat:
+        with Catalogue(survey_path(cache, digits)) as cat:
             for key, r in rows.items():
                 if key not in kept:
                     if "status" in r:
@@ -270,7 +276,7 @@ def driven(names: list[str], cache: Path, digits: int, executor, slots: int, sec
         if kind != "step" or out["settled"] or out["heaps"] > plan.floor or count[0] % 100 == 0:
             log(f"campaign task {count[0]:,}: {campaign.describe(kind, out)}")
 
-    with Catalogue(cache / f"survey-{digits}-{LONG}.sqlite") as cat:
+    with Catalogue(survey_path(cache, digits)) as cat:
         if seconds == 0:
             return campaign.state(names, cat, store, plan=plan, name=CAMPAIGN)
         try:
@@ -564,7 +570,7 @@ def restored(cache: Path, digits: int, path: Path) -> dict:
     files; how many records it held and how many were missing here."""
     if not path.exists():
         return {"records": 0, "restored": 0}
-    with Catalogue(cache / f"survey-{digits}-{LONG}.sqlite") as cat:
+    with Catalogue(survey_path(cache, digits)) as cat:
         added, book = archive.restore(cat, path)
     for name in SIDE_FILES:
         if name in book.extra:
@@ -579,7 +585,7 @@ def restored(cache: Path, digits: int, path: Path) -> dict:
 def saved(cache: Path, digits: int, path: Path) -> int:
     """Write the archive ``path`` from the cache's catalogue and side files; its records."""
     extra = {name: json.loads((cache / name).read_text()) for name in SIDE_FILES if (cache / name).exists()}
-    with Catalogue(cache / f"survey-{digits}-{LONG}.sqlite") as cat:
+    with Catalogue(survey_path(cache, digits)) as cat:
         return archive.save(cat, path, extra=extra)
 
 
