@@ -366,3 +366,20 @@ def test_a_game_past_the_floor_leads_the_game_it_is_ahead_of(cat, tmp_path):
     assert res.computed == 0 and (rows["·37"]["shift"]["of"], rows["·37"]["shift"]["by"]) == ("·6", 1)
     assert rows["·37"]["heaps"] == rows["·6"]["heaps"] - 1 >= plan.floor
     assert compute("·37", rows["·37"]["heaps"]).tolist() == compute("·6", rows["·6"]["heaps"])[1:].tolist()
+
+
+def test_a_game_once_begun_goes_on_to_the_floor_before_another_begins(cat, tmp_path):
+    """Steps below the floor are ordered by their game's cost to the floor from the heaps kept,
+    so that a crowded game's values, once computed, are used up to the floor (steps taken by
+    turns would leave every game short of it, its values to compute again on another machine).
+    Each game's first step gives it the statistics its cost is estimated from; from then on the
+    steps go game by game (by turns they went ·3351, ·7722, ·7246, ·3351, ...)."""
+    plan = campaign.Plan(first=1 << 10, floor=1 << 13, depth=1 << 13, seed=60)
+    codes = ["·7246", "·3351", "·7722"]
+    order = []
+    campaign.run(codes, cat, tmp_path / "store", plan=plan,
+                 on_progress=lambda kind, out: order.append(out["code"]) if kind == "step" else None)
+    assert sorted(order[:3]) == sorted(codes) and len(order) == 12
+    later = order[3:]
+    runs = [c for i, c in enumerate(later) if i == 0 or later[i - 1] != c]
+    assert sorted(runs) == sorted(codes)

@@ -350,7 +350,7 @@ def at_depth(camp: campaign.Campaign, long_rows: list[dict], settle_rows: list[d
     follow = [r for r in followers if digits_of(r["code"]) < 4 and r["code"].replace("·", ".") in lookup]
     cpu = sorted(r["cpu_seconds"] for r in games if r["steps"])
     deep = sorted(settled_games, key=lambda r: (-r["window"], r["code"]))[:RANKED]
-    frontier = sorted(open_reps, key=lambda r: (-r["heaps"], r["code"]))[:RANKED]
+    frontier = sorted((r for r in open_reps if r["steps"]), key=lambda r: (-r["heaps"], r["code"]))[:RANKED]
     quiet = [r for r in open_reps if r["quiet"] and r["heaps"] >= camp.plan.floor]
     fields = ("code", "start", "period", "window", "heaps", "cpu_seconds")
     return {

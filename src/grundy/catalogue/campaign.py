@@ -888,10 +888,14 @@ class _Driver:
         Checks of new certificates and partings come first (each is one computation, and the
         outcome is a finding), then the steps of games past the floor, the deepest first, so that
         a deep run, once started, goes on to its end (and the disk holds few deep games' values at
-        a time); then every other step by its estimated cost, a member's weighted by
-        :data:`MEMBER_WEIGHT`.  A
-        new deep run starts only while fewer than ``chains`` are under way, so that the other
-        workers keep bringing games to the floor.
+        a time); then every other step by the estimated cost of taking its game from the heaps
+        kept here to the floor, a member's weighted by :data:`MEMBER_WEIGHT`.  So the games
+        nearest the floor go first, and a game once begun goes on to the floor before another
+        begins: its values are kept while it goes, whereas steps taken by turns leave every game
+        short of the floor with its values to compute again on another machine (a crowded game's
+        step from the empty heap costs 4/3 of the step from its kept values).  A new deep run
+        starts only while fewer than ``chains`` are under way, so that the other workers keep
+        bringing games to the floor.
         """
         coef = self.coefficients()
         floor = self.plan.floor
@@ -909,7 +913,7 @@ class _Driver:
             if goal is not None:
                 weight = 1.0 if self.is_rep(g) else MEMBER_WEIGHT
                 key = ((1, -g.heaps) if g.heaps > self.plan.floor
-                       else (2, weight * self.cost(self.kept(g), goal, self.stats(g), coef)))
+                       else (2, weight * self.cost(self.kept(g), floor, self.stats(g), coef)))
                 out.append((key, "step", g.code, step,
                             (g.code, goal, str(self.store), g.heaps, self.plan.marks())))  # fmt: skip
             v = self.view(g)
