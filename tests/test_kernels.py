@@ -126,7 +126,7 @@ def test_cache_key_holds_every_kernel_source():
         pytest.skip("kernels run as Python (NUMBA_DISABLE_JIT)")
     g = np.zeros(50, np.uint8)
     take_all, leave_one, split, _ = dense._as_kernel_arrays(parse("·354"))
-    seen = np.zeros(dense.table_size(255), np.int64)
+    seen = dense.new_table(255)
     scratch = (np.zeros(split.size, np.int64), np.zeros(3, np.uint64), dense.new_work())
     fill(g, g.copy(), 1, 50, take_all, leave_one, split, seen, 255, np.array([0, 255], np.uint8), 128, 4096, *scratch)
     sig = fill.signatures[0]
@@ -175,6 +175,27 @@ def test_either_way_of_scanning_gives_the_reference_values(every, mark_cost, cod
         assert np.array_equal(dense.run(code, heaps, np.zeros(0, np.uint8)), ref(code, heaps))
 
 
+@pytest.mark.parametrize("stamps", [1, 2, 7])
+@settings(max_examples=examples(30), deadline=None)
+@given(code=st.one_of(octal, octal, hexa), heaps=st.integers(2, 300))
+def test_short_rounds_of_stamps_give_the_reference_values(stamps, code, heaps):
+    """The stamp table is cleared whenever its stamps begin again (every heap with one stamp):
+    a stamp left from the round before would make a value look reached, and the mex too big."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(dense, "STAMPS", stamps)
+        assert np.array_equal(dense.run(code, heaps, np.zeros(0, np.uint8)), ref(code, heaps))
+
+
+def test_a_run_resumed_and_promoted_inside_a_round_of_stamps_gives_the_same_values(monkeypatch):
+    """A run resumed from a prefix that ends inside a round, and a promotion to 16 bits (a new
+    table) inside one, give the values of a run with the usual rounds."""
+    want = dense.run(parse("·7246"), 3000, np.zeros(0, np.uint8))
+    assert want.dtype == np.uint16
+    monkeypatch.setattr(dense, "STAMPS", 5)
+    assert np.array_equal(dense.run(parse("·7246"), 3000, want[:43]), want)
+    assert np.array_equal(dense.run(parse("·7246"), 3000, np.zeros(0, np.uint8)), want)
+
+
 @pytest.mark.parametrize("code", ["·1337", "·7246", "·0036"])
 def test_a_crowded_game_gets_the_same_values_by_the_marked_prefix(monkeypatch, code):
     """Crowded games (rare heaps a third of all), where the prefix pays: the values with it on
@@ -195,7 +216,7 @@ def test_the_probe_keeps_the_marked_prefix_where_it_costs_less():
     costs = []
     for mark_cost in (0, 10**9):
         g, r = np.zeros(6000, np.uint16), np.zeros(6000, np.uint16)
-        seen = np.zeros(dense.table_size(65535), np.int64)
+        seen = dense.new_table(65535)
         work = dense.new_work()
         work[3] = mark_cost
         dense._fill(g, r, 1, 6000, take_all, leave_one, split, seen, 65535,

@@ -199,7 +199,7 @@ def test_dense_fill_native_equals_jit(code, heaps, dtype):
     for kern in kernels:
         g = np.zeros(heaps, dtype)
         r = np.zeros(heaps, dtype)
-        seen = np.zeros(dense.table_size(255), np.int64)
+        seen = dense.new_table(255)
         cbox = np.array([0, np.iinfo(dtype).max], dtype)
         scratch = (np.zeros(split.size, np.int64), np.zeros(3, np.uint64), dense.new_work())
         stop = kern(g, r, 1, heaps, take_all, leave_one, split, seen, 255, cbox, 128, 4096, *scratch)
@@ -217,8 +217,8 @@ def test_dense_fill_hex_native_equals_jit(code, heaps):
     results = []
     for kern in _native_and_jit(dense._fill_hex):
         g = np.zeros(heaps, np.uint8)
-        seen = np.zeros(dense.table_size(255), np.int64)
-        stop = kern(g, 1, heaps, take_all, leave_one, split, split3, seen, 255)
+        seen = dense.new_table(255)
+        stop = kern(g, 1, heaps, take_all, leave_one, split, split3, seen, 255, dense.STAMPS)
         results.append((stop, g))
     assert results[0][0] == results[1][0] and np.array_equal(results[0][1], results[1][1])
 
