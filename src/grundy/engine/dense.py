@@ -14,7 +14,7 @@ games of 4 digits, about ten times).  From the first heap up to three split
 digits there is a second way, the **marked prefix**: where a candidate is
 found, every pair up to its block is marked, and the next candidate's scan
 starts there; each pair is then compared once and marked at most once, and a
-mark costs several compares (:data:`MARK_COST`).  Every :data:`PROBE_EVERY`
+mark is weighed against a compare by :data:`MARK_COST`.  Every :data:`PROBE_EVERY`
 heaps one heap is computed each way, their work counted, and the cheaper way
 computes the heaps up to the next probe.  Both ways find the same mex, so the
 values never depend on the choice, only the time does.
@@ -60,9 +60,13 @@ BLOCK_MAX = 4096
 PROBE_EVERY = 64
 """Every this many heaps, one heap is computed by each way of scanning and the cheaper way
 is kept until the next probe (module docstring)."""
-MARK_COST = 8
-"""What marking a pair costs, in compared pairs (a scattered store against a vectorised
-compare): the weight of the marked prefix's marks in the probe."""
+MARK_COST = 1
+"""The weight of a marked pair against a compared pair in the probe, set by timing whole runs,
+not by the two operations alone: a mark into the 8-bit stamp table costs a few compares, but the
+count of compared pairs leaves out what the plain scan spends besides (each candidate's scan
+begins again with a small block).  At 8, the ratio of the two in a microbenchmark, crowded
+games took 1.3 to 1.4 times as long (``·7246``, ``·1337``, ``·3351`` to ``2^17``); at 1 no
+game measured ran slower than at the others tried (0, 2, 4, 8), beyond the noise."""
 STAMPS = 255
 """The stamps of a round of the stamp table, ``1..STAMPS`` (8-bit entries; module docstring).
 Read at each call, so that a test can make the rounds short."""
