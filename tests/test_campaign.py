@@ -9,7 +9,7 @@ import pytest
 from grundy.catalogue import campaign, published
 from grundy.catalogue.database import Catalogue, values_sha256
 from grundy.codes import Code, family, file_name, parse
-from grundy.engine import compute
+from grundy.engine import compute, sparse
 from grundy.engine.reference import grundy_values
 from grundy.errors import CertificateError, UsageError
 from grundy.sequence import Sequence
@@ -383,3 +383,17 @@ def test_a_game_once_begun_goes_on_to_the_floor_before_another_begins(cat, tmp_p
     later = order[3:]
     runs = [c for i, c in enumerate(later) if i == 0 or later[i - 1] != c]
     assert sorted(runs) == sorted(codes)
+
+
+def test_a_row_states_the_class_that_makes_the_fewest_heaps_rare(cat, tmp_path):
+    """At 8,192 heaps ``·015``'s engine still uses mask 62, chosen early (251 rare heaps); mask
+    126 makes 227 rare.  The row states the fewer, the step keeps what its engine used."""
+    plan = campaign.Plan(first=1 << 11, floor=1 << 13, depth=1 << 13, seed=60)
+    (row,) = campaign.run(["·015"], cat, tmp_path / "store", plan=plan).rows
+    (last,) = [r for r in cat.records(campaign.KIND) if r["heaps"] == row["heaps"]]
+    best = last["best"]
+    assert last["rare_heaps"] > best["rare_heaps"] and last["mask"] != best["mask"]
+    assert {k: row[k] for k in campaign.CLASS_FIELDS} == best
+    v = compute("·015", row["heaps"])
+    assert sparse.rare_heaps(parse("·015"), v, sparse.even_class(best["mask"], best["position"])).size == \
+        best["rare_heaps"]

@@ -1228,8 +1228,9 @@ def table_page(r: dict) -> str:
             f"from the same run: each code's deepest state. *survey*: settled by the survey of "
             f"{r['long_heaps']:,} heaps; *budget*: by {r['budget_cpu_seconds']:g} CPU seconds a code; "
             "*here*: by the campaign; *open*: "
-            "the depth reached, with the mask in use there (`+position`: the class depends on the "
-            "heap's parity too), its rare heaps and the last of them. *game*: the code whose "
+            "the depth reached, with the mask that makes the fewest heaps rare there (the engine's own, "
+            "or a better one found as the step ended; `+position`: the class depends on the "
+            "heap's parity too; *dense*: the step ran without one), its rare heaps and the last of them. *game*: the code whose "
             "values it has by the rules of the two codes, or has moved by one or two heaps; *class*: its representative. The "
             "command computes the row again (to the window, or to the depth reached)."
         ),

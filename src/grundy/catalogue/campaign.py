@@ -142,6 +142,10 @@ class Plan:
         return asdict(self)
 
 
+CLASS_FIELDS = ("mask", "position", "rare_heaps", "last_rare")
+"""The sparse statistics of a class of values, as a step records them."""
+
+
 def digest(values: np.ndarray, n: int) -> str:
     """The survey's digest (:func:`grundy.sequence.digest` in ``uint32``) of the first ``n`` values."""
     return sequence_digest(values[:n], np.uint32)
@@ -329,7 +333,7 @@ def step(code: str, heaps: int, store: str, since: int, marks: tuple[int, ...]) 
         out["window_sha256"] = digest(values, st.reading.window)
     if sparse.applies(c):
         best = sparse.statistics(c, values)
-        out["best"] = {k: getattr(best, k) for k in ("mask", "position", "rare_heaps", "last_rare")}
+        out["best"] = {k: getattr(best, k) for k in CLASS_FIELDS}
     return out
 
 
@@ -601,7 +605,8 @@ class Campaign:
     may be a code not asked for: the canonical code of one that was): its game and the proof,
     the game whose values its values are, moved, with that proof (``shift``; None for most),
     its class representative, its settlement (start, period, window, or the depth reached) with
-    the sparse statistics there, its CPU seconds (a follower's are its game's), why it stopped
+    the sparse statistics there (under the class that makes the fewest heaps rare,
+    :func:`fewest_rare`), its CPU seconds (a follower's are its game's), why it stopped
     (``frontier``) or the depth its next step goes to (``next``), how its certificate was checked,
     and the ``grundy settle`` command that computes it again.  ``steps`` gives each game's
     statistics at every step: ``[heaps, mask, position, rare heaps, last rare heap, largest
@@ -1074,10 +1079,7 @@ class _Driver:
             "period": last.get("period") if settled else None,
             "window": window,
             "heaps": heaps,
-            "mask": last.get("mask"),
-            "position": last.get("position"),
-            "rare_heaps": last.get("rare_heaps"),
-            "last_rare": last.get("last_rare"),
+            **fewest_rare(last),
             "max": last.get("max"),
             "cpu_seconds": round(sum(s["cpu_seconds"] for s in g.steps), 3),
             "steps": len(g.steps),
@@ -1090,6 +1092,18 @@ class _Driver:
             {k: g.check[k] for k in ("engine", "depth", "holds", "agrees")},
             "command": command,
         }
+
+
+def fewest_rare(record: dict) -> dict:
+    """A record's sparse statistics (:data:`CLASS_FIELDS`) under the class that makes the fewest
+    heaps rare: the engine's own, or ``best`` where that makes fewer.  The engine keeps the mask
+    it chose while another becomes better: ``·0444``'s first value past 122, 128 at heap
+    269,862,696, is rare under its mask 123 and common under 251, under which the last rare heap
+    is still 1,876.  A step that ran dense keeps no mask (the cost model reads it so)."""
+    best = record.get("best")
+    own = record.get("mask") is not None
+    use = best if own and best and best["rare_heaps"] < (record.get("rare_heaps") or 0) else record
+    return {k: use.get(k) for k in CLASS_FIELDS}
 
 
 def _rare(record: dict) -> float:
