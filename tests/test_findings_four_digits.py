@@ -105,6 +105,21 @@ def test_crowded_games_are_the_open_games_whose_rare_heaps_keep_a_share_of_the_h
     assert four.crowded_games(steps, {"·16"}, 0.1, 1 << 16) == {"games": 0}
 
 
+def test_largest_values_still_growing_are_read_from_the_last_step_of_the_deep_representatives():
+    def step(n, largest):
+        return [n, 123, False, 115, 1876, largest, 1.0]
+
+    steps = {
+        "·0444": [step(1 << 28, 122), step(1 << 29, 128), step(1 << 27, 121)],  # rose in its last step
+        "·0126": [step(1 << 28, 61), step(1 << 29, 61)],  # rose earlier, not in its last step
+        "·0344": [step(1 << 26, 821), step(1 << 27, 899)],  # rose, but not deep enough
+        "·0007": [step(1 << 28, 9)],  # one step: nothing to compare
+    }
+    x = four.still_growing(steps, ["·0444", "·0126", "·0344", "·0007", "·0008"], 1 << 28)
+    assert x == {"depth": 1 << 28, "games": 3,
+                 "rose": [{"code": "·0444", "from_heaps": 1 << 28, "from": 122, "heaps": 1 << 29, "to": 128}]}
+
+
 @pytest.fixture(scope="module")
 def quick(tmp_path_factory):
     out = tmp_path_factory.mktemp("four_digits")

@@ -409,9 +409,35 @@ def at_depth(camp: campaign.Campaign, long_rows: list[dict], settle_rows: list[d
         "deepest_open": max((r["heaps"] for r in open_reps), default=None),
         "crowded": crowded_games(camp.steps, {r["code"] for r in games if not r["settled"]}, CROWDED,
                                  camp.plan.floor),
+        "growing": still_growing(camp.steps, [r["code"] for r in open_reps], camp.plan.floor << GROWING_FROM),
         "table_columns": TABLE_COLUMNS,
         "table": tab,
     }
+
+
+# ---------------------------------------------------------------- largest values at depth
+
+
+GROWING_FROM = 2
+"""Powers of two past the floor from which a representative's last step is read for a largest
+value still growing (past the floor, the steps are doublings)."""
+
+
+def still_growing(steps: dict[str, list[list]], codes: list[str], depth: int) -> dict:
+    """Of the open representatives ``codes`` whose last step reached ``depth`` heaps, those whose
+    largest value rose in that step (above the largest at the step before), deepest first: a
+    value first met at heap ``h`` puts the start plus the period of any period to come past
+    ``h``.  ``steps`` is :attr:`Campaign.steps`."""
+    games, rose = 0, []
+    for code in codes:
+        s = sorted(steps.get(code) or [])
+        if not s or s[-1][0] < depth:
+            continue
+        games += 1
+        if len(s) >= 2 and s[-1][5] > s[-2][5]:
+            rose.append({"code": code, "from_heaps": s[-2][0], "from": s[-2][5], "heaps": s[-1][0], "to": s[-1][5]})
+    rose.sort(key=lambda x: (-x["heaps"], x["code"]))
+    return {"depth": depth, "games": games, "rose": rose}
 
 
 # ---------------------------------------------------------------- crowded games
@@ -1194,6 +1220,20 @@ def campaign_section(r: dict) -> list[str]:
             f"{n(x['rare_heaps'])} | {n(x['last_rare'])} | {x['max']:,} | {x['cpu_seconds']:g} | "
             f"{x['codes']:,} | {x['frontier'] or 'going on to ' + n(x['next'])} |"
             for x in c["frontier"]
+        ]
+    grow = c["growing"]
+    if grow["games"]:
+        L += [
+            "",
+            (
+                f"**Largest values still growing.** Of the {grow['games']:,} open representatives whose "
+                f"last step reached {grow['depth']:,} heaps or more, {len(grow['rose']):,} found a value "
+                "above every earlier one in that step (a value first met at heap h puts the start plus "
+                "the period of any period to come past h), largest value up to the step before and up to the last"
+                + (": " + ", ".join(f"{x['code']} ({x['from']:,} up to {n(x['from_heaps'])} heaps, "
+                                    f"{x['to']:,} up to {n(x['heaps'])})" for x in grow["rose"][:RANKED]) + "."
+                   if grow["rose"] else ".")
+            ),
         ]
     cpg = c["cpu_per_game"]
     if cpg["median"] is not None:
