@@ -42,7 +42,7 @@ import os
 import shutil
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import FIRST_COMPLETED, Executor, wait
+from concurrent.futures import Executor
 from dataclasses import asdict, dataclass, field
 from functools import partial
 from pathlib import Path
@@ -54,6 +54,7 @@ from ..engine.checkpoint import code_path, load_existing
 from ..engine.store import stored_heaps
 from ..errors import CertificateError, SequenceFileError, UsageError
 from ..files import write_json
+from ..interrupts import held_interrupts, wait_first
 from ..sequence import digest as sequence_digest
 from ..sequence import digest_blocks
 from ..value_classes import RareClass
@@ -1238,12 +1239,13 @@ def _drive(driver: _Driver, executor: Executor, slots: int, chains: int, deadlin
                     break
                 if game in busy:
                     continue
-                pending[executor.submit(fn, *args)] = (kind, game)
+                with held_interrupts():
+                    pending[executor.submit(fn, *args)] = (kind, game)
                 busy.add(game)
         if not pending:
             break
         left = None if end is None else max(0.0, end - time.monotonic())
-        done, _ = wait(pending, timeout=left, return_when=FIRST_COMPLETED)
+        done = wait_first(pending, timeout=left)
         for fut in done:
             kind, game = pending.pop(fut)
             out = fut.result()

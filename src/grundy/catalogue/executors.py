@@ -16,8 +16,10 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from itertools import islice
+
+from ..interrupts import held_interrupts, wait_first
 
 
 class SerialExecutor(Executor):
@@ -114,18 +116,21 @@ def batch_results(executor: Executor, fn: Callable, items: Sequence, batch: int,
     Every chunk is submitted at once, except to the serial executor: it
     computes at submission, so it gets one chunk at a time, and each result
     reaches the caller before the next chunk starts.  Chunks not yet started
-    when the caller stops are cancelled.
+    when the caller stops are cancelled.  Ctrl-C and SIGTERM reach the caller between calls
+    to the executor, never inside one (:mod:`grundy.interrupts`).
     """
     chunks = iter([items[i : i + batch] for i in range(0, len(items), batch)])
     window = 1 if isinstance(executor, SerialExecutor) else max(1, len(items))
     pending: set[Future] = set()
     try:
         while True:
-            for chunk in islice(chunks, window - len(pending)):
-                pending.add(executor.submit(fn, chunk, *args))
+            with held_interrupts():
+                for chunk in islice(chunks, window - len(pending)):
+                    pending.add(executor.submit(fn, chunk, *args))
             if not pending:
                 return
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            done = wait_first(pending)
+            pending -= done
             for fut in done:
                 yield fut.result()
     finally:

@@ -47,13 +47,10 @@ import errno
 import hashlib
 import json
 import os
-import signal
-import threading
 import time
 import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Self
@@ -64,6 +61,7 @@ from .._version import __version__
 from ..codes import Code, parse
 from ..errors import SequenceFileError, StoreError, UsageError
 from ..files import write_whole
+from ..interrupts import held_interrupts
 from ..value_classes import RareClass, fewest_in, table
 
 try:
@@ -776,7 +774,7 @@ class Store:
             raise StoreError(f"{self.path} failed to write: open it again to go on")
         blocks = [b for b in map(_unsigned, blocks) if b.size]
         if blocks:
-            with _deferred_interrupts():
+            with held_interrupts():
                 self._append(blocks)
 
     def _append(self, blocks: list[np.ndarray]) -> None:
@@ -872,29 +870,6 @@ class Store:
         self.close()
         with contextlib.suppress(OSError):  # another run has just taken the folder for a store
             self.path.rmdir()
-
-
-@contextmanager
-def _deferred_interrupts():
-    """Hold Ctrl-C and SIGTERM back while an append runs, and deliver them after it, so that an
-    interrupt never leaves the store's memory behind what its metadata says (main thread only)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    held = []
-    kinds = (signal.SIGINT, signal.SIGTERM)
-    before = {k: signal.signal(k, lambda signum, frame: held.append(signum)) for k in kinds}
-    try:
-        yield
-    finally:
-        for k, handler in before.items():
-            signal.signal(k, handler)
-        for signum in held[:1]:
-            handler = before[signum]
-            if callable(handler):
-                handler(signum, None)
-            elif handler == signal.SIG_DFL:
-                os.kill(os.getpid(), signum)
 
 
 def _read_meta(p: Path) -> dict:
