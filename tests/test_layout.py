@@ -11,7 +11,8 @@ import grundy
 
 PACKAGE = Path(grundy.__file__).parent
 STAGES = {
-    "codes": 0, "errors": 0, "checks": 0, "memory": 0, "files": 0, "value_classes": 0, "_version": 0,
+    "codes": 0, "errors": 0, "checks": 0, "memory": 0, "files": 0, "interrupts": 0, "value_classes": 0,
+    "_version": 0,
     "engine": 1, "sequence": 1, "readings": 2, "rare": 3, "catalogue": 4, "present": 5, "cli": 6,
 }  # fmt: skip
 
