@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from grundy.catalogue.database import Catalogue
-from grundy.catalogue.executors import SerialExecutor, default_executor
+from grundy.catalogue.executors import ProcessPool, SerialExecutor, default_executor
 from grundy.catalogue.survey import ANALYSIS_VERSION, run, survey_code
 from grundy.codes import parse
 from grundy.engine import compute, sparse
@@ -342,3 +342,28 @@ def test_killing_a_parallel_survey_leaves_no_worker(tmp_path, how):
     with Catalogue(db) as cat:
         stored_now = cat.stored_codes(20000, {})
         assert len(stored_now) >= 2 and not cat.damaged(20000, {})
+
+
+def test_terminating_a_pool_waits_for_its_manager_thread(monkeypatch):
+    """At exit the interpreter wakes each pool's manager thread through a pipe that thread
+    closes as it ends; were it still ending then, the wake-up could meet the closed pipe
+    (a traceback at exit, as a SIGTERM'd survey once printed).  Slowing the manager's
+    last steps makes the window wide: terminate must wait it out."""
+    from concurrent.futures import process
+
+    ending = process._ExecutorManagerThread.join_executor_internals
+
+    def slow_ending(self):
+        time.sleep(0.5)
+        ending(self)
+
+    monkeypatch.setattr(process._ExecutorManagerThread, "join_executor_internals", slow_ending)
+    pool = ProcessPool(2)
+    fut = pool.submit(time.sleep, 60)
+    deadline = time.monotonic() + 60
+    while not fut.running():
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    manager = pool._executor_manager_thread
+    pool.terminate()
+    assert not manager.is_alive() and manager.thread_wakeup._closed

@@ -37,6 +37,8 @@ class SerialExecutor(Executor):
 PR_SET_PDEATHSIG = 1
 """Linux ``prctl`` option: the signal a process receives when its parent ends."""
 WATCH_SECONDS = 1.0
+MANAGER_SECONDS = 30.0
+"""The longest :meth:`ProcessPool.terminate` waits for the pool's manager thread to end."""
 
 
 def _watch_parent(parent: int) -> None:
@@ -79,13 +81,22 @@ class ProcessPool(ProcessPoolExecutor):
                          initializer=_bind_to_parent, initargs=(os.getpid(),))
 
     def terminate(self) -> None:
-        """End every worker now and drop the work not yet started."""
+        """End every worker now and drop the work not yet started.
+
+        It returns once the pool's manager thread has ended too: that thread closes
+        the pool's wake-up pipe as it ends, and were it still doing so at exit, the
+        interpreter's own farewell to the pool could write to the closed pipe and
+        print a traceback (``OSError: Bad file descriptor``).
+        """
         processes = list((self._processes or {}).values())
+        manager = self._executor_manager_thread
         self.shutdown(wait=False, cancel_futures=True)
         for proc in processes:
             proc.terminate()
         for proc in processes:
             proc.join()
+        if manager is not None:
+            manager.join(MANAGER_SECONDS)
 
     def __exit__(self, exc_type, exc, tb):
         if exc_type is not None:
