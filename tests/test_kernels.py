@@ -11,6 +11,7 @@ from grundy.engine import _jit, compute, dense, native, numpy_dense, sparse, war
 from grundy.engine.native import Native
 from grundy.errors import ValueRangeError
 from naive import ref, wrong_heaps
+from test_unequal import unequal_codes
 
 
 @pytest.mark.parametrize("code", [str(c) for c in family(2)] + ["4·07", "4·3", "·6", "·354", "·16"])
@@ -106,7 +107,7 @@ def _dispatcher(kern):
 
 def test_warm_up_leaves_nothing_to_compile_for_the_value_types_a_depth_needs():
     warm_up(2400, hexadecimal=True)
-    for kern in (dense._fill, dense._fill_hex, sparse._fill):
+    for kern in (dense._fill, dense._fill_shared, dense._fill_hex, sparse._fill):
         if isinstance(kern, Native):  # built ahead of time: nothing compiles
             types = {str(specs[0][0]) for _, specs in kern.functions}
         elif hasattr(kern, "signatures"):
@@ -206,6 +207,93 @@ def test_a_crowded_game_gets_the_same_values_by_the_marked_prefix(monkeypatch, c
     monkeypatch.setattr(dense, "MARK_COST", -1)
     assert np.array_equal(dense.run(parse(code), 12_000, np.zeros(0, np.uint8)), plain)
     assert wrong_heaps(code, plain) == []
+
+
+def _two_splits(code: Code) -> Code:
+    """``code`` with a second split digit where it has fewer than two (the shared split sets
+    serve only codes of two split digits or more)."""
+    digits = list(code.digits) + [4] * max(0, 3 - len(code.digits))
+    for k in (1, 2):
+        if len(Code(tuple(digits), code.unequal).split_two) < 2:
+            digits[k] |= 4
+    return Code(tuple(digits), code.unequal)
+
+
+def _shared_everywhere(mp, first_chunk: int, spread: int) -> None:
+    """Make the shared split sets win every probe, from chunks of ``first_chunk`` heaps on, with
+    a probe of the marked prefix every ``spread`` probes' heaps."""
+    mp.setattr(dense, "SHARED_COST", -1)
+    mp.setattr(dense, "FIRST_CHUNK", first_chunk)
+    mp.setattr(dense, "SHARED_PROBE", spread)
+
+
+@pytest.mark.parametrize("first_chunk, spread", [(1, 1), (3, 1), (7, 8), (dense.FIRST_CHUNK, dense.SHARED_PROBE)])
+@settings(max_examples=examples(30), deadline=None)
+@given(code=octal.map(_two_splits), heaps=st.integers(2, 400))
+def test_the_shared_split_sets_give_the_reference_values(first_chunk, spread, code, heaps):
+    """Short chunks start the ring again at every call and put the marked prefix's probe heaps
+    between stretches of the shared way; every value is the definition's."""
+    assert len(code.split_two) >= 2
+    with pytest.MonkeyPatch.context() as mp:
+        _shared_everywhere(mp, first_chunk, spread)
+        assert np.array_equal(dense.run(code, heaps, np.zeros(0, np.uint8)), ref(code, heaps))
+
+
+@settings(max_examples=examples(30), deadline=None)
+@given(code=unequal_codes().map(_two_splits), heaps=st.integers(2, 300), first_chunk=st.sampled_from([1, 5]))
+def test_the_shared_split_sets_skip_the_equal_split_of_a_bang_digit(code, heaps, first_chunk):
+    """The ring holds the splits into two unequal heaps; the equal split, worth 0, is added only
+    for the digits without ``!``."""
+    with pytest.MonkeyPatch.context() as mp:
+        _shared_everywhere(mp, first_chunk, 1)
+        assert np.array_equal(dense.run(code, heaps, np.zeros(0, np.uint8)), ref(code, heaps))
+
+
+def test_the_shared_split_sets_resume_and_promote(monkeypatch):
+    """A run resumed from a prefix (its ring begun again from nothing), and a promotion to 16 bits
+    inside a stretch of the shared way (new tables), give the values of the other two ways."""
+    monkeypatch.setattr(dense, "SHARED_COST", float("inf"))
+    want = dense.run(parse("·7246"), 3000, np.zeros(0, np.uint8))
+    assert want.dtype == np.uint16 and want[:400].max() < 256 <= want.max()
+    _shared_everywhere(monkeypatch, 64, 2)
+    assert np.array_equal(dense.run(parse("·7246"), 3000, np.zeros(0, np.uint8)), want)
+    assert np.array_equal(dense.run(parse("·7246"), 3000, want[:43]), want)
+    assert np.array_equal(dense.run(parse("·7246"), 3000, want[:2001]), want)
+
+
+def _heaps_shared(monkeypatch, code: str, heaps: int) -> tuple[np.ndarray, list]:
+    """The values of ``code`` by the dense driver, and the stretches the shared way computed."""
+    stretches = []
+    kernel = dense._fill_shared
+
+    def counted(g, r, n0, n1, *rest):
+        stop = kernel(g, r, n0, n1, *rest)
+        stretches.append((n0, stop))
+        return stop
+
+    monkeypatch.setattr(dense, "_fill_shared", counted)
+    return dense.run(parse(code), heaps, np.zeros(0, np.uint8)), stretches
+
+
+def test_the_probe_takes_the_shared_split_sets_where_the_prefix_marks_nearly_every_split(monkeypatch):
+    """·7246 (three split digits, a crowded game) marks nearly all of its splits by the marked
+    prefix: from the first probes on the shared way computes almost every heap.  ·77 finds each
+    candidate in its first splits, and never takes it."""
+    values, stretches = _heaps_shared(monkeypatch, "·7246", 20_000)
+    assert sum(b - a for a, b in stretches) > 18_000
+    assert np.array_equal(values[:5000], ref("·7246", 5000))
+    _, stretches = _heaps_shared(monkeypatch, "·77", 20_000)
+    assert stretches == []
+
+
+def test_a_game_whose_splits_thin_out_leaves_the_shared_split_sets(monkeypatch):
+    """·6435 marks nearly all its splits up to a few thousand heaps and ever fewer deeper (a
+    fifth of them at 65,536 heaps): the probes of the marked prefix inside the shared way see it,
+    and the last quarter of the run computes no heap that way."""
+    values, stretches = _heaps_shared(monkeypatch, "·6435", 65_536)
+    assert stretches and stretches[0][0] < 8192
+    assert max(b for _, b in stretches) < 49_152
+    assert np.array_equal(values, compute("·6435", 65_536, engine="sparse"))
 
 
 def test_the_probe_keeps_the_marked_prefix_where_it_costs_less():

@@ -209,6 +209,34 @@ def test_dense_fill_native_equals_jit(code, heaps, dtype):
 
 
 @built
+@settings(max_examples=examples(30), deadline=None)
+@given(
+    st.sampled_from(["·7246", "·77", "·0644", "·4!4", "·7722", "4·4", "·1464"]),
+    st.integers(2, 3000),
+    st.integers(1, 200),
+    st.sampled_from(VALUE_TYPES),
+)
+def test_dense_fill_shared_native_equals_jit(code, heaps, start, dtype):
+    c = parse(code)
+    take_all, leave_one, split, _ = dense._as_kernel_arrays(c)
+    _jit.bind()
+    known = dense.run(c, min(start, heaps), np.zeros(0, np.uint8))
+    cap = min(int(np.iinfo(dtype).max), dense.MAX_VALUE)
+    out = []
+    for kern in _native_and_jit(dense._fill_shared):
+        g, r = np.zeros(heaps, dtype), np.zeros(heaps, dtype)
+        g[: known.size] = known
+        r[heaps - 1 - np.arange(known.size)] = known
+        sets = dense._SharedSets(split)
+        sets.reset(cap)
+        top = 1 << int(known.max()).bit_length()
+        stop = kern(g, r, known.size, heaps, take_all, leave_one, split, dense.new_table(cap), sets.ring,
+                    sets.held, sets.bases, top, cap, dense.STAMPS)  # fmt: skip
+        out.append((stop, g.copy()))
+    assert out[0][0] == out[1][0] and np.array_equal(out[0][1], out[1][1])
+
+
+@built
 @settings(max_examples=examples(20), deadline=None)
 @given(st.sampled_from(["0x·9", "0x·f", "0x·b", "0x·8"]), st.integers(2, 120))
 def test_dense_fill_hex_native_equals_jit(code, heaps):

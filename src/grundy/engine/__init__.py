@@ -131,7 +131,7 @@ def value_types(heaps: int, *, hexadecimal: bool = True) -> tuple:
 def warm_up(heaps: int = 1 << 20, *, hexadecimal: bool = True) -> None:
     """Compile (or load from numba's cache) every kernel signature that work to ``heaps`` may use.
 
-    The sparse and the dense kernels, and the three-heap kernel of
+    The sparse and the dense kernels (the shared split sets too), and the three-heap kernel of
     hexadecimal codes unless ``hexadecimal`` is false, for each of
     :func:`value_types`.  A survey calls it in the parent before its workers
     start, so that no two processes compile at once (see :mod:`._jit`).
@@ -139,6 +139,7 @@ def warm_up(heaps: int = 1 << 20, *, hexadecimal: bool = True) -> None:
     for dtype in value_types(heaps, hexadecimal=hexadecimal):
         prefix = np.zeros(1, dtype=dtype)
         dense.run(parse("·6"), 40, prefix)
+        dense.warm_shared(dtype)
         if hexadecimal:
             dense.run(parse("0x·9"), 12, prefix)
         sparse.run(parse("·6"), 40, prefix, mask=sparse.even_class(1))

@@ -19,6 +19,18 @@ heaps one heap is computed each way, their work counted, and the cheaper way
 computes the heaps up to the next probe.  Both ways find the same mex, so the
 values never depend on the choice, only the time does.
 
+With two split digits or more there is a third way, the **shared split sets**.  The
+values of the splits of ``m`` into two unequal heaps, ``P(m) = {G(a) ^ G(m - a) : a < m - a}``,
+do not depend on the heap they are split from: heap ``n`` reads ``P(n - k)`` for every split
+digit ``k``, so one set serves heap ``m + k`` for each ``k``.  The kernel marks every split of
+``m = n - kmin`` once, into a table of its own in a ring of ``kmax - kmin + 1`` tables, and
+takes the mex of the union of the tables of every ``n - k``, the moves that leave at most one
+heap, and 0 where a digit without ``!`` splits an even ``m`` into two equal heaps.  A heap then
+costs one marked pass over the splits of one ``m``, however many split digits the code has,
+where the other two ways mark nearly every split of every digit in the crowded games.  It runs
+while the marked prefix marked more splits at the last probes than it would
+(:data:`SHARED_COST`), with a probe of the marked prefix now and then (:data:`SHARED_PROBE`).
+
 All split digits are scanned together: the pairs ``(a, m - a)`` of
 ``m = n - k`` for every ``k`` share the load of ``G(a)``, so two split digits
 cost one pass over ``a``, not two.  The partner ``G(m - a)`` is read forwards
@@ -67,12 +79,32 @@ count of compared pairs leaves out what the plain scan spends besides (each cand
 begins again with a small block).  At 8, the ratio of the two in a microbenchmark, crowded
 games took 1.3 to 1.4 times as long (``·7246``, ``·1337``, ``·3351`` to ``2^17``); at 1 no
 game measured ran slower than at the others tried (0, 2, 4, 8), beyond the noise."""
+SHARED_COST = 1.0
+"""The shared split sets (module docstring) run while the marked prefix marked, at the last
+probes (``work[7]``), more than ``SHARED_COST`` times the splits of ``n - kmin`` (the pairs
+the shared way marks a heap).  Marks are what both ways pay for; the other ways' compares
+cost far less, so the prefix's marks alone decide.  Set by timing runs of this driver, turn
+about in one process, on 47 codes of 2 to 4 split digits to 65,536 heaps (docs/values.md):
+with the shared sets on every heap, those whose prefix marked at least 0.6 of that took 0.47
+to 0.98 of the time, those under 0.5 took 1.4 to 7 times as long; under this rule the crowded
+games of 3 split digits took 0.49 to 0.53, those of 2 took 0.74 to 0.88, and no code took
+longer beyond the noise (the two above 1.05 in three runs took 1.00 and 1.01 in five).  Read
+at each call, so that a test can make the shared way win every probe (a negative weight)."""
+SHARED_PROBE = 8
+"""While the shared split sets run, one heap in ``SHARED_PROBE * PROBE_EVERY`` is computed by
+the marked prefix to keep the probes' mean (:data:`WORK`) up to date: a game whose splits
+cease to be marked nearly all (values that thin out deeper) leaves the shared way within a
+few of them, at the cost of about one heap in a hundred in a crowded game."""
 STAMPS = 255
 """The stamps of a round of the stamp table, ``1..STAMPS`` (8-bit entries; module docstring).
 Read at each call, so that a test can make the rounds short."""
-WORK = 7
+WORK = 8
 """The entries of the kernel's ``work`` scratch: the last probe's two costs, ``PROBE_EVERY``,
-``MARK_COST``, the pairs compared and marked since the probe began, and ``STAMPS``."""
+``MARK_COST``, the pairs compared and marked since the probe began, ``STAMPS``, and the pairs
+the marked prefix marked at the last probes, per heap of the depth and times ``2^16``: a mean
+in which each probe weighs an eighth, against which the shared split sets weigh themselves
+(one heap's marks are often nearly none or nearly all, so one probe says little, and a share
+of the depth stays comparable while the depth grows between probes)."""
 
 DTYPES = (np.uint8, np.uint16, np.uint32)
 MAX_VALUE = (1 << 20) - 1
@@ -291,8 +323,106 @@ def _fill(g, r, n0, n1, take_all, leave_one, split, seen, cap, cbox, block, bloc
             seen[c] = stamp
         if phase < 2:
             work[phase] = work[4] + work[3] * work[5]
+        if phase == 1:
+            work[7] += ((work[5] << 16) // n - work[7]) // 8
         g[n] = c
         r[L - 1 - n] = c
+    return n1
+
+
+@kernel
+def _split_set(g, r, m, ring, base, top):
+    """Mark in the table of ``ring`` at ``base`` (cleared first) the value of every split
+    ``(a, m - a)`` of ``m`` with ``a < m - a``; every value is below ``top``, a power of two."""
+    ring[base : base + np.uint64(top)] = 0
+    o = r.shape[0] - 1 - m
+    for a in range(1, (m - 1) // 2 + 1):
+        ring[base + (g[a] ^ r[o + a])] = 1
+
+
+@kernel
+def _union_free(ring, bases, nb, v):
+    """Whether no table of ``ring`` at the offsets ``bases[:nb]`` holds ``v``."""
+    held = np.uint8(0)
+    for j in range(nb):
+        held |= ring[np.uint64(bases[j]) + v]
+    return held == 0
+
+
+@kernel
+def _least_free(ring, bases, nb, seen, stamp, top):
+    """The least value that no split set at the offsets ``bases[:nb]`` of ``ring`` holds and
+    ``seen`` does not hold with ``stamp``.  The sets are read 64 values at a time, with no
+    branch on a value (and unsigned indices, which need no check), so that it vectorises; every
+    value is below ``top``, so ``top`` itself is free."""
+    b0 = np.uint64(bases[0])
+    b1 = np.uint64(bases[min(1, nb - 1)])
+    b2 = np.uint64(bases[min(2, nb - 1)])
+    c = np.uint64(0)
+    end = np.uint64(top)
+    while c < end:
+        e = min(c + np.uint64(64), end)
+        low = np.uint8(1)
+        if nb == 0:
+            low = np.uint8(0)
+        elif nb <= 3:
+            for v in range(c, e):
+                low = min(low, ring[b0 + v] | ring[b1 + v] | ring[b2 + v])
+        else:
+            for v in range(c, e):
+                u = ring[b0 + v]
+                for j in range(1, nb):
+                    u |= ring[np.uint64(bases[j]) + v]
+                low = min(low, u)
+        if low == 0:
+            for v in range(c, e):
+                if seen[v] != stamp and _union_free(ring, bases, nb, v):
+                    return np.int64(v)
+        c = e
+    return top
+
+
+@kernel(native="i8(V, V, i8, i8, i8[::1], i8[::1], i8[::1], u1[::1], u1[::1], i8[::1], i8[::1], i8, i8, i8)")
+def _fill_shared(g, r, n0, n1, take_all, leave_one, split, seen, ring, held, bases, top, cap, stamps):
+    """Compute ``g[n]`` for ``n0 <= n < n1`` from the shared split sets (module docstring).
+
+    ``ring`` holds ``len(held)`` tables of :func:`table_size` entries; table ``m % len(held)``
+    holds the values of the splits of ``m`` when ``held[m % len(held)] == m``, and is built
+    when it does not, so a call may start at any heap.  ``top`` is a power of two above every
+    value of ``g[:n0]``; ``r``, ``seen``, ``cap`` and ``stamps`` are those of :func:`_fill`, and
+    ``bases`` is scratch (as long as ``split``).  Returns the first heap not computed: ``n1``, or
+    the heap whose value exceeds ``cap``.
+    """
+    L = r.shape[0]
+    slots = held.shape[0]
+    width = ring.shape[0] // slots
+    kmin, kmax = L, 0
+    for e in split:
+        kmin = min(kmin, e & 0xFFFFFFFF)
+        kmax = max(kmax, e & 0xFFFFFFFF)
+    for n in range(n0, n1):
+        for m in range(max(0, n - kmax), n - kmin + 1):
+            s = m % slots
+            if held[s] != m:
+                _split_set(g, r, m, ring, np.uint64(s * width), top)
+                held[s] = m
+        stamp = _stamp(seen, n, stamps)
+        _mark_small_moves(g, n, take_all, leave_one, seen, stamp)
+        nb = 0
+        for e in split:
+            m = n - (e & 0xFFFFFFFF)
+            if m >= 2 and m % 2 == 0 and not e >> 32:
+                seen[0] = stamp
+            if m >= 3:
+                bases[nb] = (m % slots) * width
+                nb += 1
+        c = _least_free(ring, bases, nb, seen, stamp, top)
+        if c > cap:
+            return n
+        g[n] = c
+        r[L - 1 - n] = c
+        while c >= top:
+            top += top
     return n1
 
 
@@ -336,6 +466,60 @@ def new_work() -> np.ndarray:
     return work
 
 
+class _SharedSets:
+    """The ring of split sets of :func:`_fill_shared` for one run, made when that way first pays,
+    and the driver of that way: it computes stretches of :data:`SHARED_PROBE` probes' heaps,
+    each followed by one heap of the marked prefix that keeps the probes' mean up to date."""
+
+    def __init__(self, split: np.ndarray):
+        ks = split & 0xFFFFFFFF
+        self.kmin, self.slots, self.digits = int(ks.min()), int(ks.max() - ks.min()) + 1, ks.size
+        self.ring = None
+
+    def pays(self, work: np.ndarray, n: int) -> bool:
+        """Whether the marked prefix marked, at the last probes, more than :data:`SHARED_COST`
+        times the splits this way marks at heap ``n``."""
+        return SHARED_COST * max(0, (n - self.kmin - 1) // 2) * 65536 < work[7] * n
+
+    def fill(self, g, r, n: int, n1: int, largest: int, scan: tuple) -> tuple[int, bool]:
+        """Compute heaps from ``n`` towards ``n1`` while this way pays (``scan``: the arguments of
+        :func:`_fill` after the heaps); returns the first heap not computed and whether its value
+        exceeds the type's capacity there."""
+        take_all, leave_one, split, seen, cap, *_, work = scan
+        spread = SHARED_PROBE * int(work[2])
+        while n < n1 and self.pays(work, n):
+            probe = n - (n - 1) % spread + spread
+            end = min(n1, probe)
+            stop = _fill_shared(g, r, n, end, take_all, leave_one, split, seen, self.ring, self.held,
+                                self.bases, 1 << largest.bit_length(), cap, work[6])  # fmt: skip
+            if stop < end:
+                return stop, True
+            largest = max(largest, int(g[n:stop].max()))
+            n = stop
+            if n == probe < n1:
+                n = _fill(g, r, n, n + 1, *scan)
+                if n == probe:
+                    return n, True
+                largest = max(largest, int(g[probe]))
+        return n, False
+
+    def reset(self, cap: int) -> None:
+        """Empty tables for values up to ``cap`` (at the first use, and for a wider value type)."""
+        self.ring = np.zeros(self.slots * table_size(cap), dtype=np.uint8)
+        self.held = np.full(self.slots, -1, dtype=np.int64)
+        self.bases = np.zeros(self.digits, dtype=np.int64)
+
+
+def warm_shared(dtype) -> None:
+    """Compile (or load) :func:`_fill_shared` for values of ``dtype``: a short run never takes
+    that way, so a survey's warm-up (:func:`grundy.engine.warm_up`) calls this."""
+    split, cap = np.array([1, 2], dtype=np.int64), _cap(np.dtype(dtype))
+    sets = _SharedSets(split)
+    sets.reset(cap)
+    g, r, none = np.zeros(8, dtype=dtype), np.zeros(8, dtype=dtype), np.zeros(0, dtype=np.int64)
+    _fill_shared(g, r, 1, 8, none, none, split, new_table(cap), sets.ring, sets.held, sets.bases, 1, cap, STAMPS)
+
+
 def _as_kernel_arrays(code):
     ks = (code.take_all, code.leave_one, code.split_three)
     take_all, leave_one, split3 = (np.asarray(k, dtype=np.int64) for k in ks)
@@ -366,6 +550,8 @@ def run(code, heaps, prefix, on_chunk=None, chunk_seconds=CHUNK_SECONDS):
     ms = np.zeros(split.size, dtype=np.int64)
     offs = np.zeros(3, dtype=np.uint64)
     work = new_work()
+    shared = _SharedSets(split) if split.size >= 2 and not hexa else None
+    largest = int(prefix.max()) if prefix.size else 0
     n = max(prefix.size, 1)
     chunk = FIRST_CHUNK
     while n < heaps:
@@ -376,10 +562,17 @@ def run(code, heaps, prefix, on_chunk=None, chunk_seconds=CHUNK_SECONDS):
             stop = _fill_hex(g, n, n1, take_all, leave_one, split, split3, seen, cap, work[6])
         else:
             cbox = np.array([0, np.iinfo(dtype).max], dtype=dtype)
-            stop = _fill(
-                g, r, n, n1, take_all, leave_one, split, seen, cap, cbox, BLOCK, BLOCK_MAX, ms, offs, work
-            )
+            scan = (take_all, leave_one, split, seen, cap, cbox, BLOCK, BLOCK_MAX, ms, offs, work)
+            stop, grew = n, False
+            if shared is not None and shared.pays(work, n):
+                if shared.ring is None:
+                    shared.reset(cap)
+                stop, grew = shared.fill(g, r, n, n1, largest, scan)
+            if not grew and stop < n1:
+                stop = _fill(g, r, stop, n1, *scan)
         elapsed = time.perf_counter() - t0
+        if stop > n:
+            largest = max(largest, int(g[n:stop].max()))
         if stop < n1:
             if dtype == DTYPES[-1]:
                 raise ValueRangeError(
@@ -389,6 +582,8 @@ def run(code, heaps, prefix, on_chunk=None, chunk_seconds=CHUNK_SECONDS):
             g = g.astype(dtype)
             r = r.astype(dtype)
             seen = new_table(_cap(dtype))
+            if shared is not None and shared.ring is not None:
+                shared.reset(_cap(dtype))
         chunk = next_chunk(stop - n, elapsed, chunk_seconds)
         n = stop
         if on_chunk is not None:
