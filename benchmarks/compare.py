@@ -73,11 +73,14 @@ ROWS = (
     Row("values-16-2^20", ("values", "·16", "--heaps", str(1 << 20)), None),
     Row("survey-fresh", ("survey", "--digits", "3", "--heaps", "2400"), None, wall=10.0, fresh=True),
     Row("values-1337-2^19", ("values", "·1337", "--heaps", str(1 << 19)), None, big=True),
+    Row("values-7246-2^18", ("values", "·7246", "--heaps", str(1 << 18)), None, big=True),
+    Row("values-0604-2^18", ("values", "·0604", "--heaps", str(1 << 18)), None, big=True),
 )
 """Rows with a target (the ratio to 70972ac, a wall time) and, without one (verdict ``-``), the
-other depths at which the published C++ and Rust programs were timed against 70972ac, and a
-crowded game (``·1337``: rare heaps a third of all, dense throughout), where the dense kernel's
-marked prefix pays."""
+other depths at which the published C++ and Rust programs were timed against 70972ac, and
+crowded games (rare heaps a third of all, dense throughout): ``·1337`` (one split digit), where
+the dense kernel's marked prefix pays, and ``·7246`` and ``·0604`` (three and two), where its
+shared split sets do."""
 SMALL_COMMAND_MB = 80
 SMALL_RUNS = 3
 """The small rows run this many times ``--runs``: cheap, and their medians are the noisiest."""
