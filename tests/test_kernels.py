@@ -173,6 +173,7 @@ def test_either_way_of_scanning_gives_the_reference_values(every, mark_cost, cod
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(dense, "PROBE_EVERY", every)
         mp.setattr(dense, "MARK_COST", mark_cost)
+        mp.setattr(dense, "SHARED_COST", float("inf"))  # the third way has tests of its own
         assert np.array_equal(dense.run(code, heaps, np.zeros(0, np.uint8)), ref(code, heaps))
 
 
@@ -201,6 +202,7 @@ def test_a_run_resumed_and_promoted_inside_a_round_of_stamps_gives_the_same_valu
 def test_a_crowded_game_gets_the_same_values_by_the_marked_prefix(monkeypatch, code):
     """Crowded games (rare heaps a third of all), where the prefix pays: the values with it on
     two heaps in three are the values without it, and each heap's is the mex of its options."""
+    monkeypatch.setattr(dense, "SHARED_COST", float("inf"))
     monkeypatch.setattr(dense, "PROBE_EVERY", 1)
     plain = dense.run(parse(code), 12_000, np.zeros(0, np.uint8))
     monkeypatch.setattr(dense, "PROBE_EVERY", 3)
